@@ -1,0 +1,54 @@
+//! `tessera`: solvers for grid and tile-placement puzzles, one command per game.
+//!
+//! This crate is only the command line: it parses arguments, calls the game crates and prints
+//! what they return. No game logic lives here.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod common;
+mod tiling;
+mod tour;
+
+/// Solvers, judges and evaluation for grid and tile-placement puzzles.
+#[derive(Debug, Parser)]
+#[command(name = "tessera", version, about, propagate_version = true, arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run every game's demonstration on its default instance and print a summary with timings.
+    Tour(tour::TourArgs),
+    /// The Benchmarks Game "meteor-contest" program: all tilings of the meteor board.
+    Meteor(tiling::MeteorArgs),
+    /// Exact polyform tiling: count, list or find tilings of a board by a set of pieces.
+    #[command(subcommand)]
+    Tiling(tiling::TilingCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // The first Ctrl-C asks every search to stop and report what it has; a second one quits.
+    let _ = ctrlc::set_handler(|| {
+        if tessera_core::runtime::interrupted() {
+            std::process::exit(130);
+        }
+        tessera_core::runtime::interrupt();
+    });
+    let result = match cli.command {
+        Command::Tour(args) => tour::run(&args),
+        Command::Meteor(args) => tiling::meteor(&args),
+        Command::Tiling(cmd) => tiling::run(cmd),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! End-to-end tests of the `tessera` binary: what users type, what they get.
+
+mod errors;
+mod tiling;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs `tessera` with arguments.
+pub fn tessera(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tessera")).args(args).output().expect("the tessera binary runs")
+}
+
+/// Stdout as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A file of `../shared/` beside the workspace, with a clear failure if it is missing.
+pub fn shared(path: &str) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    let p = root.join(path);
+    assert!(p.exists(), "missing {}: the shared data must sit beside the workspace as ../shared", p.display());
+    p
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tessera-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}

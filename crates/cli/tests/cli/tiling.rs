@@ -1,0 +1,116 @@
+//! `tessera meteor`, `tessera tiling ...` and `tessera tour`.
+
+use crate::{scratch, shared, stderr, stdout, tessera};
+
+#[test]
+fn meteor_prints_the_benchmark_output_byte_for_byte() {
+    let expected = std::fs::read(shared("data/meteor/expected_output.txt")).unwrap();
+    for args in [&["meteor"][..], &["meteor", "2098"], &["meteor", "--threads", "2"], &["meteor", "5000"]] {
+        let out = tessera(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert_eq!(out.stdout, expected, "{args:?}");
+    }
+}
+
+#[test]
+fn meteor_stops_after_n_solutions() {
+    let out = tessera(&["meteor", "10"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.starts_with("10 solutions found\n\n"), "{text}");
+    assert_eq!(text.lines().count(), 24);
+    // The same ten every time, with any number of threads.
+    assert_eq!(stdout(&tessera(&["meteor", "10", "-j", "2"])), text);
+}
+
+#[test]
+fn solve_counts_a_builtin_puzzle_as_json() {
+    let out = tessera(&["tiling", "solve", "pentomino-4x15", "--json", "-j", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["raw"], 1472);
+    assert_eq!(v["distinct"], 368);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["matches_expected"], true);
+    assert_eq!(v["puzzle"]["symmetries"], 4);
+}
+
+#[test]
+fn solve_lists_all_and_distinct_tilings() {
+    let dir = scratch("list");
+    let file = dir.join("dominoes.txt");
+    std::fs::write(&file, "board\n###\n###\n\npiece D x3\n##\n").unwrap();
+    let f = file.to_str().unwrap();
+    let all = stdout(&tessera(&["tiling", "solve", f, "--all"]));
+    assert!(all.trim_end().ends_with("3 tilings"), "{all}");
+    let distinct = stdout(&tessera(&["tiling", "solve", f, "--all", "--distinct"]));
+    assert!(distinct.trim_end().ends_with("2 distinct tilings"), "{distinct}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&tessera(&["tiling", "solve", f, "--all", "--json"]).stdout).unwrap();
+    assert_eq!(json["count"], 3);
+    assert_eq!(json["solutions"][0]["pieces"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn solve_first_writes_an_svg() {
+    let dir = scratch("svg");
+    let svg = dir.join("meteor.svg");
+    let out = tessera(&["tiling", "solve", "meteor", "--first", "--svg", svg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("meteor: 50 cells"), "{text}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg") && picture.matches("<polygon").count() == 50);
+}
+
+#[test]
+fn random_puzzles_round_trip_through_solve() {
+    let dir = scratch("random");
+    let out = tessera(&["tiling", "random", "--lattice", "hex", "--width", "5", "--height", "4", "--seed", "3"]);
+    assert!(out.status.success());
+    assert!(stderr(&out).contains("seed: 3"));
+    let file = dir.join("r.txt");
+    std::fs::write(&file, &out.stdout).unwrap();
+    let solved = tessera(&["tiling", "solve", file.to_str().unwrap(), "--first", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&solved.stdout).unwrap();
+    assert_eq!(v["status"], "found");
+}
+
+#[test]
+fn eval_shards_merge_into_the_whole_run() {
+    let dir = scratch("eval");
+    let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    let common = ["tiling", "eval", "--puzzles", "12", "--seed", "5", "--json"];
+    let whole: serde_json::Value = serde_json::from_slice(&tessera(&common).stdout).unwrap();
+    for (shard, file) in [("1/2", &a), ("2/2", &b)] {
+        let mut args = common.to_vec();
+        args.extend(["--shard", shard, "--jsonl", file.to_str().unwrap()]);
+        assert!(tessera(&args).status.success());
+    }
+    let merged = tessera(&["tiling", "eval", "--json", "--merge", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let merged: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(whole["jobs"], 12);
+    assert_eq!(merged["jobs"], 12);
+    assert_eq!(merged["solved"], whole["solved"]);
+    assert_eq!(merged["cells"], whole["cells"]);
+    assert_eq!(merged["wrong"], 0);
+}
+
+#[test]
+fn tour_runs_every_demonstration() {
+    let out = tessera(&["tour", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], true);
+    assert!(v["demos"].as_array().unwrap().len() >= 2);
+}
+
+#[test]
+fn list_and_show_builtin_puzzles() {
+    let list = stdout(&tessera(&["tiling", "list"]));
+    for name in ["meteor", "pentomino-6x10", "scott-8x8"] {
+        assert!(list.contains(name), "{list}");
+    }
+    let show = stdout(&tessera(&["tiling", "show", "scott-8x8"]));
+    assert!(show.contains("expect distinct 65"));
+}

@@ -1,0 +1,332 @@
+//! Square and hexagonal lattices, their symmetries, polyforms and placements.
+//!
+//! Cells live in *lattice coordinates* [`Coord`]: `(x, y)` on the square lattice and axial
+//! `(q, r)` on the hexagonal lattice, where every symmetry is a linear map. Pictures use *offset
+//! coordinates* `(col, row)`: on the hex lattice odd rows are shifted half a cell to the right,
+//! as on the meteor board:
+//!
+//! ```text
+//!  0 1 2 3 4      row 0: (q, r) = (col, 0)
+//!   5 6 7 8 9     row 1: (q, r) = (col, 1)            axial neighbours of (q, r):
+//!  . . . . .      row 2: (q, r) = (col - 1, 2)         (q±1, r), (q, r±1), (q+1, r-1), (q-1, r+1)
+//! ```
+//!
+//! The cube coordinates of an axial cell are `(q, -q - r, r)`; see [`Coord::cube`].
+
+use std::collections::HashSet;
+
+/// A cell in lattice coordinates: `(x, y)` on the square lattice, axial `(q, r)` on the hex one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Coord {
+    /// Column-like axis (`x`, or axial `q`).
+    pub x: i32,
+    /// Row axis (`y`, or axial `r`); grows downwards in pictures.
+    pub y: i32,
+}
+
+impl Coord {
+    /// Builds a coordinate.
+    pub const fn new(x: i32, y: i32) -> Self {
+        Coord { x, y }
+    }
+    /// Cube coordinates `(x, y, z)` with `x + y + z = 0` of an axial hex cell.
+    pub const fn cube(self) -> (i32, i32, i32) {
+        (self.x, -self.x - self.y, self.y)
+    }
+    /// The axial cell of cube coordinates.
+    pub const fn from_cube(x: i32, _y: i32, z: i32) -> Self {
+        Coord { x, y: z }
+    }
+    const fn add(self, o: Coord) -> Coord {
+        Coord { x: self.x + o.x, y: self.y + o.y }
+    }
+    const fn sub(self, o: Coord) -> Coord {
+        Coord { x: self.x - o.x, y: self.y - o.y }
+    }
+}
+
+/// The two lattices. Rotations are always allowed; reflections on request.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lattice {
+    /// Square cells, 4 neighbours, 8 symmetries (4 rotations x mirror).
+    Square,
+    /// Hexagonal cells in offset rows, 6 neighbours, 12 symmetries (6 rotations x mirror).
+    Hex,
+}
+
+const SQUARE_DIRS: [Coord; 4] = [Coord::new(1, 0), Coord::new(0, 1), Coord::new(-1, 0), Coord::new(0, -1)];
+const HEX_DIRS: [Coord; 6] =
+    [Coord::new(1, 0), Coord::new(0, 1), Coord::new(-1, 1), Coord::new(-1, 0), Coord::new(0, -1), Coord::new(1, -1)];
+
+impl Lattice {
+    /// Unit steps to the neighbours of a cell.
+    pub const fn directions(self) -> &'static [Coord] {
+        match self {
+            Lattice::Square => &SQUARE_DIRS,
+            Lattice::Hex => &HEX_DIRS,
+        }
+    }
+    /// The neighbours of `c`.
+    pub fn neighbours(self, c: Coord) -> impl Iterator<Item = Coord> {
+        self.directions().iter().map(move |&d| c.add(d))
+    }
+    /// Number of rotations (4 or 6).
+    pub const fn rotations(self) -> u8 {
+        match self {
+            Lattice::Square => 4,
+            Lattice::Hex => 6,
+        }
+    }
+    /// Every symmetry of the lattice that fixes the origin: rotations first, then the mirrored
+    /// ones if `mirror`. The identity comes first.
+    pub fn transforms(self, mirror: bool) -> impl Iterator<Item = Transform> {
+        let n = self.rotations();
+        let m = if mirror { 2 } else { 1 };
+        (0..m).flat_map(move |k| (0..n).map(move |rot| Transform { lattice: self, rot, mirror: k == 1 }))
+    }
+    /// Lattice coordinate of the picture cell at `(col, row)`.
+    pub const fn from_offset(self, col: i32, row: i32) -> Coord {
+        match self {
+            Lattice::Square => Coord::new(col, row),
+            Lattice::Hex => Coord::new(col - row.div_euclid(2), row),
+        }
+    }
+    /// Picture position `(col, row)` of a lattice cell.
+    pub const fn to_offset(self, c: Coord) -> (i32, i32) {
+        match self {
+            Lattice::Square => (c.x, c.y),
+            Lattice::Hex => (c.x + c.y.div_euclid(2), c.y),
+        }
+    }
+}
+
+/// A symmetry of a lattice that fixes the origin: an optional mirror, then `rot` turns.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Transform {
+    /// The lattice acted on.
+    pub lattice: Lattice,
+    /// Number of turns (90 degrees on the square lattice, 60 on the hex one).
+    pub rot: u8,
+    /// Whether to mirror before turning.
+    pub mirror: bool,
+}
+
+impl Transform {
+    /// Applies the transform to a cell.
+    pub fn apply(self, mut c: Coord) -> Coord {
+        match self.lattice {
+            Lattice::Square => {
+                if self.mirror {
+                    c = Coord::new(-c.x, c.y);
+                }
+                for _ in 0..self.rot {
+                    c = Coord::new(-c.y, c.x);
+                }
+            }
+            Lattice::Hex => {
+                if self.mirror {
+                    // Cube (x, y, z) -> (x, z, y): a reflection through the q axis.
+                    c = Coord::new(c.x, -c.x - c.y);
+                }
+                for _ in 0..self.rot {
+                    // Cube (x, y, z) -> (-z, -x, -y): a 60 degree turn.
+                    c = Coord::new(-c.y, c.x + c.y);
+                }
+            }
+        }
+        c
+    }
+}
+
+/// A polyform: a finite set of cells, kept in normal form (sorted by row then column, translated
+/// so that the first cell is the origin). Two polyforms are equal iff they are translates.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Polyform {
+    lattice: Lattice,
+    cells: Vec<Coord>,
+}
+
+impl Polyform {
+    /// Normalises a set of cells (duplicates removed).
+    pub fn new(lattice: Lattice, cells: impl IntoIterator<Item = Coord>) -> Self {
+        let mut cells: Vec<Coord> = cells.into_iter().collect();
+        cells.sort_by_key(|c| (c.y, c.x));
+        cells.dedup();
+        if let Some(&first) = cells.first() {
+            for c in &mut cells {
+                *c = c.sub(first);
+            }
+        }
+        Polyform { lattice, cells }
+    }
+    /// A polyform from picture cells `(col, row)`.
+    pub fn from_offsets(lattice: Lattice, cells: impl IntoIterator<Item = (i32, i32)>) -> Self {
+        Self::new(lattice, cells.into_iter().map(|(c, r)| lattice.from_offset(c, r)))
+    }
+    /// The lattice.
+    pub fn lattice(&self) -> Lattice {
+        self.lattice
+    }
+    /// The cells in normal form.
+    pub fn cells(&self) -> &[Coord] {
+        &self.cells
+    }
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+    /// Whether the polyform has no cell.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+    /// The image under a lattice symmetry, normalised.
+    pub fn transformed(&self, t: Transform) -> Polyform {
+        Polyform::new(self.lattice, self.cells.iter().map(|&c| t.apply(c)))
+    }
+    /// The distinct orientations: the images under every rotation (and every reflection if
+    /// `mirror`), duplicates removed, in a fixed order starting with the polyform itself.
+    pub fn orientations(&self, mirror: bool) -> Vec<Polyform> {
+        let mut seen = HashSet::new();
+        self.lattice.transforms(mirror).map(|t| self.transformed(t)).filter(|p| seen.insert(p.clone())).collect()
+    }
+    /// Whether the polyform is its own mirror image up to rotation.
+    pub fn is_achiral(&self) -> bool {
+        let mirrored = self.transformed(Transform { lattice: self.lattice, rot: 0, mirror: true });
+        self.orientations(false).contains(&mirrored)
+    }
+    /// Whether every cell can reach every other through neighbours.
+    pub fn is_connected(&self) -> bool {
+        let set: HashSet<Coord> = self.cells.iter().copied().collect();
+        let mut seen = HashSet::new();
+        let mut stack: Vec<Coord> = self.cells.first().copied().into_iter().collect();
+        while let Some(c) = stack.pop() {
+            if seen.insert(c) {
+                stack.extend(self.lattice.neighbours(c).filter(|n| set.contains(n)));
+            }
+        }
+        seen.len() == set.len()
+    }
+    /// Picture cells `(col, row)` with the bounding box moved to `(0, 0)`.
+    pub fn offsets(&self) -> Vec<(i32, i32)> {
+        let raw: Vec<(i32, i32)> = self.cells.iter().map(|&c| self.lattice.to_offset(c)).collect();
+        // Keep the row parity (it matters on the hex lattice): shift rows by an even amount only.
+        let min_row = raw.iter().map(|p| p.1).min().unwrap_or(0);
+        let dr = if self.lattice == Lattice::Hex { min_row - min_row.rem_euclid(2) } else { min_row };
+        let moved: Vec<(i32, i32)> = raw.iter().map(|&(c, r)| (c, r - dr)).collect();
+        let min_col = moved.iter().map(|p| p.0).min().unwrap_or(0);
+        moved.into_iter().map(|(c, r)| (c - min_col, r)).collect()
+    }
+}
+
+/// Every placement of every orientation of a piece on a board: for each orientation and each
+/// board cell as the anchor of the orientation's first cell, the numbers of the covered cells if
+/// all are on the board. `index_of` numbers the board's cells (`None` off the board).
+///
+/// Distinct orientations anchored at distinct cells give distinct cell sets, so the result holds no
+/// duplicates. Each placement's cells are listed in the orientation's order.
+pub fn placements(
+    orientations: &[Polyform],
+    board: &[Coord],
+    index_of: impl Fn(Coord) -> Option<usize>,
+) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    for o in orientations {
+        for &anchor in board {
+            if let Some(cells) = o.cells.iter().map(|&c| index_of(c.add(anchor))).collect() {
+                out.push(cells);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(cells: &[(i32, i32)]) -> Polyform {
+        Polyform::from_offsets(Lattice::Square, cells.iter().copied())
+    }
+
+    #[test]
+    fn transforms_are_symmetries() {
+        for lattice in [Lattice::Square, Lattice::Hex] {
+            let ts: Vec<_> = lattice.transforms(true).collect();
+            assert_eq!(ts.len(), 2 * lattice.rotations() as usize);
+            for t in ts {
+                // Neighbours map to neighbours.
+                let dirs: HashSet<Coord> = lattice.directions().iter().copied().collect();
+                for &d in lattice.directions() {
+                    assert!(dirs.contains(&t.apply(d)), "{t:?} maps {d:?} off the lattice");
+                }
+            }
+            // A full turn is the identity; a mirror is an involution.
+            let c = Coord::new(3, -2);
+            let turn = Transform { lattice, rot: 1, mirror: false };
+            let mut d = c;
+            for _ in 0..lattice.rotations() {
+                d = turn.apply(d);
+            }
+            assert_eq!(d, c);
+            let m = Transform { lattice, rot: 0, mirror: true };
+            assert_eq!(m.apply(m.apply(c)), c);
+        }
+    }
+
+    #[test]
+    fn offset_round_trip_and_meteor_neighbours() {
+        for row in -5..5 {
+            for col in -5..5 {
+                let c = Lattice::Hex.from_offset(col, row);
+                assert_eq!(Lattice::Hex.to_offset(c), (col, row));
+            }
+        }
+        // Even row 2, col 2: NW = (1, 1), NE = (2, 1), SW = (1, 3), SE = (2, 3).
+        let c = Lattice::Hex.from_offset(2, 2);
+        let mut ns: Vec<_> = Lattice::Hex.neighbours(c).map(|n| Lattice::Hex.to_offset(n)).collect();
+        ns.sort();
+        assert_eq!(ns, vec![(1, 1), (1, 2), (1, 3), (2, 1), (2, 3), (3, 2)]);
+        // Odd row 1, col 2: NW = (2, 0), NE = (3, 0), SW = (2, 2), SE = (3, 2).
+        let c = Lattice::Hex.from_offset(2, 1);
+        let mut ns: Vec<_> = Lattice::Hex.neighbours(c).map(|n| Lattice::Hex.to_offset(n)).collect();
+        ns.sort();
+        assert_eq!(ns, vec![(1, 1), (2, 0), (2, 2), (3, 0), (3, 1), (3, 2)]);
+    }
+
+    #[test]
+    fn orientation_counts() {
+        // Pentominoes: F has 8, I 2, X 1, W 4.
+        let f = square(&[(1, 0), (2, 0), (0, 1), (1, 1), (1, 2)]);
+        let i = square(&[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)]);
+        let x = square(&[(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)]);
+        assert_eq!(f.orientations(true).len(), 8);
+        assert_eq!(f.orientations(false).len(), 4);
+        assert_eq!(i.orientations(true).len(), 2);
+        assert_eq!(x.orientations(true).len(), 1);
+        assert!(!f.is_achiral());
+        assert!(x.is_achiral());
+        // A straight hex tromino has 3 orientations, a hex "triangle" 2.
+        let bar = Polyform::from_offsets(Lattice::Hex, [(0, 0), (1, 0), (2, 0)]);
+        assert_eq!(bar.orientations(true).len(), 3);
+        let tri = Polyform::from_offsets(Lattice::Hex, [(0, 0), (1, 0), (0, 1)]);
+        assert!(tri.is_connected());
+        assert_eq!(tri.orientations(true).len(), 2);
+    }
+
+    #[test]
+    fn offsets_keep_hex_parity() {
+        // A shape drawn on rows 1-2 must keep its shape when moved up by an even number of rows.
+        let p = Polyform::from_offsets(Lattice::Hex, [(0, 1), (0, 2)]);
+        let q = Polyform::from_offsets(Lattice::Hex, p.offsets());
+        assert_eq!(p, q);
+    }
+
+    #[test]
+    fn placements_on_a_rectangle() {
+        let board: Vec<Coord> = (0..2).flat_map(|y| (0..3).map(move |x| Coord::new(x, y))).collect();
+        let idx = |c: Coord| ((0..3).contains(&c.x) && (0..2).contains(&c.y)).then(|| (c.y * 3 + c.x) as usize);
+        let domino = square(&[(0, 0), (1, 0)]);
+        let all = placements(&domino.orientations(true), &board, idx);
+        assert_eq!(all.len(), 7, "4 horizontal + 3 vertical dominoes on 3x2");
+    }
+}

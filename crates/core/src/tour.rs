@@ -1,0 +1,32 @@
+//! The shape of a game's entry in `tessera tour`: a default instance, solved, with its result.
+
+use serde::Serialize;
+
+/// One demonstration: which game, which instance, what came out, how long it took.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Demo {
+    /// The game (crate) name.
+    pub game: &'static str,
+    /// The instance solved.
+    pub instance: String,
+    /// The result in a few words (a count, a score).
+    pub result: String,
+    /// Wall time in seconds.
+    pub seconds: f64,
+    /// Whether the result is the known answer (or passes the game's own check).
+    pub ok: bool,
+}
+
+impl std::fmt::Display for Demo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:<8} {:<18} {:<40} {:>9.1} ms  {}",
+            self.game,
+            self.instance,
+            self.result,
+            self.seconds * 1000.0,
+            if self.ok { "ok" } else { "FAILED" }
+        )
+    }
+}

@@ -1,0 +1,71 @@
+//! The generic engine: the puzzle as an exact-cover problem for the core's dancing-links solver.
+//!
+//! Items are the board cells (each covered once) and the piece types (a type with `k` copies is
+//! one item used exactly `k` times, so identical copies are never permuted). Options are all
+//! placements, unpruned and without symmetry breaking: this engine shares no search code with the
+//! fast one, which makes it the cross-check in tests, and it handles boards of any size.
+
+use std::ops::ControlFlow;
+
+use tessera_core::exact_cover::{Bounds, ExactCover};
+use tessera_core::runtime::{Budget, Outcome, Verdict};
+
+use crate::plan::Plan;
+use crate::search::Engine;
+
+/// The exact-cover formulation of a plan.
+pub(crate) struct Dlx {
+    problem: ExactCover,
+}
+
+impl Dlx {
+    pub(crate) fn new(plan: &Plan) -> Dlx {
+        let mut problem = ExactCover::new();
+        let n = plan.len();
+        problem.add_items(n, Bounds::ONCE);
+        let type_items: Vec<usize> = plan.types.iter().map(|t| problem.add_item(Bounds::exactly(t.count))).collect();
+        for p in &plan.placements {
+            let mut items: Vec<usize> = p.cells.iter().map(|&c| c as usize).collect();
+            items.push(type_items[p.ty]);
+            // Cannot fail: cells are distinct board cells and every option holds a cell item.
+            let _ = problem.add_option(&items);
+        }
+        Dlx { problem }
+    }
+}
+
+impl Engine for Dlx {
+    fn prefixes(&self, _min: usize) -> Vec<Vec<u32>> {
+        vec![Vec::new()]
+    }
+
+    fn run(
+        &self,
+        _prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Outcome {
+        // There is one prefix, the empty one: whoever takes it searches everything.
+        if next().is_none() {
+            return Outcome::Complete;
+        }
+        let mut ids = Vec::new();
+        self.problem.solve(budget, |options| {
+            // Options were added in placement order, so option k is placement k.
+            ids.clear();
+            ids.extend(options.iter().map(|&o| o as u32));
+            visit(&ids)
+        })
+    }
+
+    fn first(&self, _seed: u64, budget: &mut Budget) -> Verdict<Vec<u32>> {
+        match self.problem.first(budget) {
+            Verdict::Feasible(options) | Verdict::Optimal(options) => {
+                Verdict::Feasible(options.into_iter().map(|o| o as u32).collect())
+            }
+            Verdict::Infeasible => Verdict::Infeasible,
+            Verdict::Unknown(r) => Verdict::Unknown(r),
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Evaluation on random planted puzzles: how often, and how fast, the engine solves them.
+//!
+//! Every job cuts a random board into random pieces (see [`crate::random`]), asks the engine for
+//! a tiling (or for all of them), and checks the answer with the independent validator. A planted
+//! puzzle always has a tiling, so "no tiling" is a bug and counts as wrong.
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use tessera_core::eval::Record;
+use tessera_core::rng::Rng64;
+use tessera_core::runtime::{Budget, Outcome, Verdict};
+use tessera_core::stats::{Rate, Summary};
+
+use crate::random::{RandomSpec, planted};
+use crate::solver::{EngineKind, Tiler};
+use crate::validate::validate;
+
+/// What each job does.
+#[derive(Clone, Debug)]
+pub struct EvalConfig {
+    /// The random puzzles.
+    pub spec: RandomSpec,
+    /// Count every tiling instead of finding one.
+    pub count: bool,
+    /// Time limit per puzzle.
+    pub budget: Option<Duration>,
+    /// Engine.
+    pub engine: EngineKind,
+}
+
+/// One job's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobResult {
+    /// Board cells.
+    pub cells: usize,
+    /// Pieces, counted with multiplicity.
+    pub pieces: u64,
+    /// Piece types.
+    pub types: usize,
+    /// Whether a tiling was found (and, when counting, the count finished).
+    pub solved: bool,
+    /// Whether the answer is wrong: no tiling claimed for a planted puzzle, or a tiling that
+    /// fails validation, or an error.
+    pub wrong: bool,
+    /// Tilings counted (count mode only).
+    pub tilings: Option<u64>,
+    /// Wall time in seconds.
+    pub seconds: f64,
+    /// What went wrong, if anything.
+    pub note: Option<String>,
+}
+
+/// Runs one job with the given seed.
+pub fn run_job(cfg: &EvalConfig, seed: u64) -> JobResult {
+    let mut result = JobResult {
+        cells: 0,
+        pieces: 0,
+        types: 0,
+        solved: false,
+        wrong: true,
+        tilings: None,
+        seconds: 0.0,
+        note: None,
+    };
+    let p = match planted(&cfg.spec, &format!("random-{seed}"), &mut Rng64::seed(seed)) {
+        Ok(p) => p,
+        Err(e) => {
+            result.note = Some(e);
+            return result;
+        }
+    };
+    (result.cells, result.pieces, result.types) = (p.puzzle.board.len(), p.puzzle.piece_count(), p.puzzle.pieces.len());
+    let start = Instant::now();
+    let budget = Budget::unlimited().with_time_opt(cfg.budget);
+    let tiler = match Tiler::with_engine(&p.puzzle, cfg.engine) {
+        Ok(t) => t,
+        Err(e) => {
+            result.note = Some(e.to_string());
+            return result;
+        }
+    };
+    let check = |labels: String| validate(&p.puzzle, &labels.chars().collect::<Vec<_>>()).err().map(|e| e.to_string());
+    if cfg.count {
+        let mut first = None;
+        let mut tilings = 0u64;
+        let outcome = tiler.for_each(&budget, false, |s| {
+            tilings += 1;
+            if first.is_none() {
+                first = Some(tiler.labels(s));
+            }
+            ControlFlow::Continue(())
+        });
+        result.tilings = Some(tilings);
+        result.solved = outcome == Outcome::Complete && tilings > 0;
+        result.note = match first {
+            Some(l) => check(l),
+            None if outcome == Outcome::Complete => Some("no tiling found for a planted puzzle".into()),
+            None => None,
+        };
+        result.wrong = result.note.is_some();
+    } else {
+        match tiler.first(1, seed, &budget) {
+            Verdict::Feasible(s) | Verdict::Optimal(s) => {
+                result.solved = true;
+                result.note = check(tiler.labels(&s));
+            }
+            Verdict::Infeasible => result.note = Some("claimed infeasible, but the puzzle is planted".into()),
+            Verdict::Unknown(_) => {}
+        }
+        result.wrong = result.note.is_some();
+    }
+    result.seconds = start.elapsed().as_secs_f64();
+    result
+}
+
+/// The summary of an evaluation.
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalSummary {
+    /// Jobs summarised.
+    pub jobs: usize,
+    /// Puzzles solved within the budget.
+    pub solved: Rate,
+    /// Wrong answers (must be 0).
+    pub wrong: u64,
+    /// Seconds per puzzle.
+    pub seconds: Summary,
+    /// Board cells per puzzle.
+    pub cells: Summary,
+    /// Tilings per puzzle (count mode).
+    pub tilings: Option<Summary>,
+    /// Jobs that went wrong: `(job, seed, note)`.
+    pub failures: Vec<(u64, u64, String)>,
+}
+
+/// Summarises job records (from one run or merged shards).
+pub fn summarise(records: &[Record<JobResult>]) -> EvalSummary {
+    let n = records.len() as u64;
+    let solved = records.iter().filter(|r| r.result.solved).count() as u64;
+    let seconds: Vec<f64> = records.iter().map(|r| r.result.seconds).collect();
+    let cells: Vec<f64> = records.iter().map(|r| r.result.cells as f64).collect();
+    let tilings: Vec<f64> = records.iter().filter_map(|r| r.result.tilings).map(|t| t as f64).collect();
+    EvalSummary {
+        jobs: records.len(),
+        solved: Rate::new(solved, n),
+        wrong: records.iter().filter(|r| r.result.wrong).count() as u64,
+        seconds: Summary::of(&seconds),
+        cells: Summary::of(&cells),
+        tilings: (!tilings.is_empty()).then(|| Summary::of(&tilings)),
+        failures: records
+            .iter()
+            .filter(|r| r.result.wrong)
+            .map(|r| (r.job, r.seed, r.result.note.clone().unwrap_or_default()))
+            .collect(),
+    }
+}
+
+impl std::fmt::Display for EvalSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "puzzles: {} (mean {:.1} cells)", self.jobs, self.cells.mean)?;
+        writeln!(f, "solved:  {}", self.solved)?;
+        writeln!(f, "wrong:   {}", self.wrong)?;
+        let ms = |x: f64| x * 1000.0;
+        writeln!(
+            f,
+            "time:    mean {:.2} ms, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            ms(self.seconds.mean),
+            ms(self.seconds.p50),
+            ms(self.seconds.p99),
+            ms(self.seconds.max)
+        )?;
+        if let Some(t) = &self.tilings {
+            writeln!(f, "tilings: mean {:.1}, p50 {:.0}, max {:.0}", t.mean, t.p50, t.max)?;
+        }
+        for (job, seed, note) in &self.failures {
+            writeln!(f, "  job {job} (seed {seed}): {note}")?;
+        }
+        Ok(())
+    }
+}

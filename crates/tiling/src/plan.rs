@@ -1,0 +1,337 @@
+//! From a puzzle to what the searches need: numbered cells, every placement of every piece, the
+//! board's symmetries, and which region sizes the pieces could fill.
+//!
+//! Cells are numbered twice. *Board cells* `0..n` follow the puzzle's reading order and are what
+//! solutions are reported in. *Bits* lay the board's bounding box out row by row along its
+//! shorter side, so that "the first free bit" walks a narrow front across the board (the order
+//! that makes fill-the-first-hole searches fast) and neighbours are a fixed shift apart.
+
+use std::collections::HashMap;
+
+use tessera_core::geometry::{Coord, Lattice, Polyform, placements};
+
+use crate::puzzle::Puzzle;
+
+/// A piece type as the searches see it.
+#[derive(Clone, Debug)]
+pub struct PieceType {
+    /// The label used in drawings.
+    pub label: char,
+    /// Copies to place.
+    pub count: u32,
+    /// Cells per copy.
+    pub size: usize,
+}
+
+/// One way to put one piece on the board.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    /// Index of its piece type.
+    pub ty: usize,
+    /// Covered board cells, sorted.
+    pub cells: Vec<u32>,
+}
+
+/// The symmetry-breaking choice: one piece type whose placements are cut to one per orbit under
+/// the board's symmetries.
+#[derive(Clone, Debug)]
+pub struct Restriction {
+    /// The restricted piece type (it has exactly one copy).
+    pub ty: usize,
+    /// For each placement (by index), if it is a kept placement of the restricted type: the
+    /// symmetries (indices into [`Plan::symmetries`]) that map it to each placement of its
+    /// orbit, one per distinct image.
+    pub reps: Vec<Option<Vec<u8>>>,
+}
+
+/// A compiled puzzle.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The lattice.
+    pub lattice: Lattice,
+    /// Board cells as picture coordinates, in board-cell order.
+    pub cells: Vec<(i32, i32)>,
+    /// Bit of each board cell.
+    pub bit_of: Vec<u32>,
+    /// Number of bits of the bounding-box layout.
+    pub nbits: usize,
+    /// Bits per line of the layout (the bounding box's shorter side): bit `b` is on line
+    /// `b / line`, and searches fill lines in order.
+    pub line: usize,
+    /// Board cells that neighbour each other, as pairs of bits grouped by their difference:
+    /// `(delta, bits b such that b and b + delta are neighbouring board cells)`.
+    pub shifts: Vec<(i32, Vec<u32>)>,
+    /// Piece types.
+    pub types: Vec<PieceType>,
+    /// Every placement of every piece type (before any pruning).
+    pub placements: Vec<Placement>,
+    /// The board's symmetries that map the piece set to itself, as permutations of board cells
+    /// (`perm[cell]` is the image); the identity first.
+    pub symmetries: Vec<Vec<u32>>,
+    /// The symmetry-breaking restriction, when the board has symmetries and some piece type
+    /// has a single copy.
+    pub restriction: Option<Restriction>,
+    /// `fillable[s]`: some sub-multiset of the pieces has `s` cells in all.
+    pub fillable: Vec<bool>,
+}
+
+impl Plan {
+    /// Compiles a puzzle.
+    pub fn new(puzzle: &Puzzle) -> Plan {
+        let lattice = puzzle.lattice;
+        let cells = puzzle.board.clone();
+        let (bit_of, nbits, line) = layout(&cells);
+        let coords: Vec<Coord> = cells.iter().map(|&(c, r)| lattice.from_offset(c, r)).collect();
+        let index = CellIndex::new(&coords);
+        let types: Vec<PieceType> =
+            puzzle.pieces.iter().map(|p| PieceType { label: p.label, count: p.count, size: p.cells.len() }).collect();
+        let mut all = Vec::new();
+        for (ty, p) in puzzle.pieces.iter().enumerate() {
+            let shape = Polyform::from_offsets(lattice, p.cells.iter().copied());
+            for mut cells in placements(&shape.orientations(p.mirror), &coords, |c| index.get(c)) {
+                cells.sort_unstable();
+                all.push(Placement { ty, cells: cells.into_iter().map(|c| c as u32).collect() });
+            }
+        }
+        let symmetries = board_symmetries(puzzle, &coords, &index);
+        let restriction = restrict(&types, &all, &symmetries, &bit_of);
+        Plan {
+            lattice,
+            shifts: shifts(lattice, &coords, &index, &bit_of),
+            cells,
+            bit_of,
+            nbits,
+            line,
+            fillable: fillable(&types, puzzle.board.len()),
+            types,
+            placements: all,
+            symmetries,
+            restriction,
+        }
+    }
+
+    /// Number of board cells.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether the board has no cell.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// Whether the pieces have exactly as many cells as the board.
+    pub fn areas_match(&self) -> bool {
+        let area: usize = self.types.iter().map(|t| t.size * t.count as usize).sum();
+        area == self.cells.len()
+    }
+
+    /// For a kept placement of the restricted piece: one symmetry (index into
+    /// [`Plan::symmetries`]) per distinct image of it. `None` for any other placement.
+    pub fn reps_of(&self, placement: usize) -> Option<&[u8]> {
+        self.restriction.as_ref().and_then(|r| r.reps[placement].as_deref())
+    }
+}
+
+/// Board cell numbers by lattice coordinate: a dense grid over the board's bounding box.
+struct CellIndex {
+    x0: i32,
+    y0: i32,
+    width: i32,
+    height: i32,
+    cell: Vec<u32>,
+}
+
+impl CellIndex {
+    fn new(coords: &[Coord]) -> Self {
+        let (x0, y0) = (coords.iter().map(|c| c.x).min().unwrap_or(0), coords.iter().map(|c| c.y).min().unwrap_or(0));
+        let width = coords.iter().map(|c| c.x - x0 + 1).max().unwrap_or(0);
+        let height = coords.iter().map(|c| c.y - y0 + 1).max().unwrap_or(0);
+        let mut cell = vec![u32::MAX; (width * height) as usize];
+        for (k, c) in coords.iter().enumerate() {
+            cell[((c.y - y0) * width + c.x - x0) as usize] = k as u32;
+        }
+        CellIndex { x0, y0, width, height, cell }
+    }
+
+    #[inline]
+    fn get(&self, c: Coord) -> Option<usize> {
+        let (x, y) = (c.x - self.x0, c.y - self.y0);
+        if x < 0 || y < 0 || x >= self.width || y >= self.height {
+            return None;
+        }
+        let k = self.cell[(y * self.width + x) as usize];
+        (k != u32::MAX).then_some(k as usize)
+    }
+}
+
+/// Numbers the bounding box of the board row by row along its shorter side: by rows if it is at
+/// most as wide as it is high, by columns otherwise.
+fn layout(cells: &[(i32, i32)]) -> (Vec<u32>, usize, usize) {
+    let c0 = cells.iter().map(|c| c.0).min().unwrap_or(0);
+    let r0 = cells.iter().map(|c| c.1).min().unwrap_or(0);
+    let w = cells.iter().map(|c| c.0 - c0 + 1).max().unwrap_or(0) as usize;
+    let h = cells.iter().map(|c| c.1 - r0 + 1).max().unwrap_or(0) as usize;
+    let by_columns = w > h;
+    let bit = |&(c, r): &(i32, i32)| {
+        let (x, y) = ((c - c0) as usize, (r - r0) as usize);
+        (if by_columns { x * h + y } else { y * w + x }) as u32
+    };
+    (cells.iter().map(bit).collect(), w * h, w.min(h))
+}
+
+/// Groups neighbouring board cells by the difference of their bits (see [`Plan::shifts`]).
+fn shifts(lattice: Lattice, coords: &[Coord], index: &CellIndex, bit_of: &[u32]) -> Vec<(i32, Vec<u32>)> {
+    let mut groups: HashMap<i32, Vec<u32>> = HashMap::new();
+    for (k, &c) in coords.iter().enumerate() {
+        for n in lattice.neighbours(c) {
+            if let Some(j) = index.get(n) {
+                let delta = bit_of[j] as i32 - bit_of[k] as i32;
+                groups.entry(delta).or_default().push(bit_of[k]);
+            }
+        }
+    }
+    let mut out: Vec<(i32, Vec<u32>)> = groups.into_iter().collect();
+    out.sort_unstable();
+    out
+}
+
+/// Sizes reachable as sums of a sub-multiset of the pieces (bounded subset sum).
+fn fillable(types: &[PieceType], area: usize) -> Vec<bool> {
+    let mut reach = vec![false; area + 1];
+    reach[0] = true;
+    for t in types {
+        for _ in 0..t.count {
+            if t.size == 0 {
+                break;
+            }
+            for s in (t.size..=area).rev() {
+                if reach[s - t.size] {
+                    reach[s] = true;
+                }
+            }
+        }
+    }
+    reach
+}
+
+/// The symmetries of the board that also map the piece set to itself: all rotations, and the
+/// reflections too if every piece may be turned over or is its own mirror image.
+fn board_symmetries(puzzle: &Puzzle, coords: &[Coord], index: &CellIndex) -> Vec<Vec<u32>> {
+    let lattice = puzzle.lattice;
+    let mirror_ok =
+        puzzle.pieces.iter().all(|p| p.mirror || Polyform::from_offsets(lattice, p.cells.iter().copied()).is_achiral());
+    let anchor = |cs: &[Coord]| cs.iter().copied().min_by_key(|c| (c.y, c.x));
+    let Some(a0) = anchor(coords) else { return vec![] };
+    let mut out = Vec::new();
+    for t in lattice.transforms(mirror_ok) {
+        let image: Vec<Coord> = coords.iter().map(|&c| t.apply(c)).collect();
+        let Some(a1) = anchor(&image) else { continue };
+        let perm: Option<Vec<u32>> = image
+            .iter()
+            .map(|&c| index.get(Coord::new(c.x - a1.x + a0.x, c.y - a1.y + a0.y)).map(|k| k as u32))
+            .collect();
+        if let Some(perm) = perm
+            && !out.contains(&perm)
+        {
+            out.push(perm);
+        }
+    }
+    out
+}
+
+/// Picks the piece type to restrict and cuts its placements to one per orbit: the one whose
+/// bits, sorted, are smallest, so that the kept placements lie where the search starts filling
+/// (and the search can give up on a branch once its front has passed them all).
+fn restrict(types: &[PieceType], all: &[Placement], symmetries: &[Vec<u32>], bit_of: &[u32]) -> Option<Restriction> {
+    if symmetries.len() < 2 {
+        return None;
+    }
+    let ty = choose_restricted(types, all)?;
+    let bits = |cells: &[u32]| {
+        let mut b: Vec<u32> = cells.iter().map(|&c| bit_of[c as usize]).collect();
+        b.sort_unstable();
+        b
+    };
+    let mut reps = vec![None; all.len()];
+    for (k, p) in all.iter().enumerate().filter(|(_, p)| p.ty == ty) {
+        let mut images: Vec<(Vec<u32>, u8)> = Vec::new();
+        for (g, perm) in symmetries.iter().enumerate() {
+            let mut img: Vec<u32> = p.cells.iter().map(|&c| perm[c as usize]).collect();
+            img.sort_unstable();
+            if !images.iter().any(|(i, _)| *i == img) {
+                images.push((img, g as u8));
+            }
+        }
+        // Keep the placement iff it is the smallest of its orbit.
+        let own = bits(&p.cells);
+        if images.iter().all(|(img, _)| own <= bits(img)) {
+            reps[k] = Some(images.into_iter().map(|(_, g)| g).collect());
+        }
+    }
+    Some(Restriction { ty, reps })
+}
+
+/// The single-copy piece type with the fewest placements: restricting a piece that the search
+/// meets early and often prunes the most.
+fn choose_restricted(types: &[PieceType], all: &[Placement]) -> Option<usize> {
+    let mut n = vec![0usize; types.len()];
+    for p in all {
+        n[p.ty] += 1;
+    }
+    (0..types.len()).filter(|&t| types[t].count == 1).min_by_key(|&t| (n[t], t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(text: &str) -> Plan {
+        Plan::new(&Puzzle::parse(text).unwrap())
+    }
+
+    #[test]
+    fn rectangle_layout_runs_along_the_short_side() {
+        let p = plan("board\n####\n####\n\npiece A x4\n##\n");
+        // 4 wide, 2 high: numbered by columns, two bits per column.
+        assert_eq!(p.bit_of, vec![0, 2, 4, 6, 1, 3, 5, 7]);
+        assert_eq!(p.nbits, 8);
+        assert_eq!(p.symmetries.len(), 4, "a 4x2 rectangle has 4 symmetries");
+        assert!(p.restriction.is_none(), "no single-copy piece");
+    }
+
+    #[test]
+    fn hex_neighbour_shifts_depend_on_row_parity() {
+        let p = plan("lattice hex\nboard\n# # #\n # # #\n# # #\n\npiece A x9\n#\n");
+        let deltas: Vec<i32> = p.shifts.iter().map(|s| s.0).collect();
+        // E/W = ±1, vertical = ±3, plus -4/+2 from even rows and -2/+4 from odd rows.
+        assert_eq!(deltas, vec![-4, -3, -2, -1, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn fillable_is_a_bounded_subset_sum() {
+        let p = plan("board\n#########\n\npiece A x1\n####\n\npiece B x1\n#####\n");
+        let sizes: Vec<usize> = (0..=9).filter(|&s| p.fillable[s]).collect();
+        assert_eq!(sizes, vec![0, 4, 5, 9]);
+    }
+
+    #[test]
+    fn chiral_fixed_pieces_forbid_reflections() {
+        // An L tetromino that may not be turned over: a square board keeps only its 4 rotations.
+        let p = plan("board\n####\n####\n####\n####\n\npiece L x4 fixed\n#\n#\n##\n");
+        assert_eq!(p.symmetries.len(), 4);
+        let q = plan("board\n####\n####\n####\n####\n\npiece L x4\n#\n#\n##\n");
+        assert_eq!(q.symmetries.len(), 8);
+    }
+
+    #[test]
+    fn restriction_keeps_one_placement_per_orbit() {
+        // Monomino X on a 3x3 board (8 symmetries): orbits are the corners, edges and centre.
+        let p = plan("board\n###\n###\n###\n\npiece X\n#\n\npiece o x8\n#\n");
+        let r = p.restriction.as_ref().unwrap();
+        assert_eq!(p.types[r.ty].label, 'X');
+        let mut orbit_sizes: Vec<usize> = r.reps.iter().flatten().map(Vec::len).collect();
+        orbit_sizes.sort_unstable();
+        assert_eq!(orbit_sizes, vec![1, 4, 4]);
+    }
+}

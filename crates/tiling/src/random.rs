@@ -1,0 +1,177 @@
+//! Random puzzles with a planted solution: cut a board into random pieces, hand out the pieces.
+//!
+//! The cut grows each piece from a random free cell by adding random free neighbours until it
+//! reaches a random size (or runs out of room). Pieces of the same shape (up to the allowed
+//! turns) become one piece type with a count, so the puzzles exercise multiplicities too. Such a
+//! puzzle always has at least one tiling: the cut itself.
+
+use std::collections::{BTreeMap, HashSet};
+
+use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
+use tessera_core::geometry::{Lattice, Polyform};
+
+use crate::puzzle::{Expect, PieceSpec, Puzzle};
+
+/// Labels for the piece types of random puzzles (as many as the fast engine takes types).
+pub const LABELS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/// The shape of random puzzles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RandomSpec {
+    /// The lattice.
+    pub lattice: Lattice,
+    /// Board width in cells.
+    pub width: u32,
+    /// Board height in cells.
+    pub height: u32,
+    /// Cells removed from the rectangle at random.
+    pub holes: u32,
+    /// Smallest piece size aimed at (a piece may end smaller when boxed in).
+    pub min_piece: u32,
+    /// Largest piece size.
+    pub max_piece: u32,
+    /// Whether pieces may be turned over.
+    pub mirror: bool,
+}
+
+impl Default for RandomSpec {
+    fn default() -> Self {
+        RandomSpec { lattice: Lattice::Square, width: 6, height: 6, holes: 0, min_piece: 3, max_piece: 6, mirror: true }
+    }
+}
+
+impl RandomSpec {
+    /// Checks that the spec makes sense.
+    pub fn check(&self) -> Result<(), String> {
+        if self.width == 0 || self.height == 0 {
+            return Err("the board needs a width and a height of at least 1".into());
+        }
+        if self.width as u64 * self.height as u64 > 4096 {
+            return Err("random boards are limited to 4096 cells".into());
+        }
+        if u64::from(self.holes) >= self.width as u64 * self.height as u64 {
+            return Err("more holes than cells".into());
+        }
+        if self.min_piece == 0 || self.max_piece < self.min_piece {
+            return Err(format!("bad piece sizes {}..{}: need 1 <= min <= max", self.min_piece, self.max_piece));
+        }
+        Ok(())
+    }
+}
+
+/// A random puzzle and the tiling it was cut from (one label per board cell).
+#[derive(Clone, Debug)]
+pub struct Planted {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// The planted tiling's labels, in board order.
+    pub labels: Vec<char>,
+}
+
+/// Cuts a random board into random pieces. Fails if the spec is bad or the cut yields more
+/// distinct shapes than there are [`LABELS`].
+pub fn planted(spec: &RandomSpec, name: &str, rng: &mut impl Rng) -> Result<Planted, String> {
+    spec.check()?;
+    let lattice = spec.lattice;
+    let mut cells: Vec<(i32, i32)> =
+        (0..spec.height as i32).flat_map(|r| (0..spec.width as i32).map(move |c| (c, r))).collect();
+    cells.shuffle(rng);
+    cells.truncate(cells.len() - spec.holes as usize);
+    cells.sort_by_key(|&(c, r)| (r, c));
+    let pieces = cut(spec, &cells, rng);
+    // Group the pieces by shape up to the allowed turns.
+    let mut groups: BTreeMap<Polyform, Vec<usize>> = BTreeMap::new();
+    for (k, p) in pieces.iter().enumerate() {
+        let shape = Polyform::from_offsets(lattice, p.iter().copied());
+        let key = shape.orientations(spec.mirror).into_iter().min().unwrap_or(shape);
+        groups.entry(key).or_default().push(k);
+    }
+    if groups.len() > LABELS.len() {
+        return Err(format!("the cut gave {} distinct shapes; at most {} are supported", groups.len(), LABELS.len()));
+    }
+    let mut label_of_piece = vec!['?'; pieces.len()];
+    let mut specs = Vec::new();
+    for ((shape, members), label) in groups.into_iter().zip(LABELS.chars()) {
+        for &k in &members {
+            label_of_piece[k] = label;
+        }
+        specs.push(PieceSpec { label, cells: shape.offsets(), count: members.len() as u32, mirror: spec.mirror });
+    }
+    let mut labels = vec!['?'; cells.len()];
+    for (k, p) in pieces.iter().enumerate() {
+        for cell in p {
+            if let Ok(i) = cells.binary_search_by_key(&(cell.1, cell.0), |&(c, r)| (r, c)) {
+                labels[i] = label_of_piece[k];
+            }
+        }
+    }
+    let puzzle = Puzzle { name: name.to_string(), lattice, board: cells, pieces: specs, expect: Expect::default() };
+    Ok(Planted { puzzle, labels })
+}
+
+/// Cuts the board cells into pieces (lists of picture cells).
+fn cut(spec: &RandomSpec, cells: &[(i32, i32)], rng: &mut impl Rng) -> Vec<Vec<(i32, i32)>> {
+    let lattice = spec.lattice;
+    let mut free: HashSet<(i32, i32)> = cells.iter().copied().collect();
+    let mut order = cells.to_vec();
+    order.shuffle(rng);
+    let mut pieces = Vec::new();
+    for seed in order {
+        if !free.remove(&seed) {
+            continue;
+        }
+        let target = rng.random_range(spec.min_piece..=spec.max_piece) as usize;
+        let mut piece = vec![seed];
+        while piece.len() < target {
+            let frontier: Vec<(i32, i32)> = piece
+                .iter()
+                .flat_map(|&(c, r)| lattice.neighbours(lattice.from_offset(c, r)))
+                .map(|n| lattice.to_offset(n))
+                .filter(|n| free.contains(n))
+                .collect();
+            if frontier.is_empty() {
+                break;
+            }
+            let next = frontier[rng.random_range(0..frontier.len())];
+            free.remove(&next);
+            piece.push(next);
+        }
+        pieces.push(piece);
+    }
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::validate;
+    use tessera_core::rng::Rng64;
+
+    #[test]
+    fn the_planted_tiling_is_valid() {
+        for (k, lattice) in [Lattice::Square, Lattice::Hex].into_iter().enumerate() {
+            for seed in 0..20 {
+                let spec = RandomSpec { lattice, holes: 3, mirror: seed % 2 == 0, ..RandomSpec::default() };
+                let p = planted(&spec, "t", &mut Rng64::seed(seed + 100 * k as u64)).unwrap();
+                assert_eq!(p.puzzle.board.len(), 33);
+                assert_eq!(validate(&p.puzzle, &p.labels), Ok(()), "{}", p.puzzle.to_text());
+                // The text format round-trips it.
+                assert_eq!(Puzzle::parse(&p.puzzle.to_text()).unwrap(), p.puzzle);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_specs_are_refused() {
+        let mut rng = Rng64::seed(1);
+        for spec in [
+            RandomSpec { width: 0, ..RandomSpec::default() },
+            RandomSpec { holes: 36, ..RandomSpec::default() },
+            RandomSpec { min_piece: 4, max_piece: 3, ..RandomSpec::default() },
+            RandomSpec { width: 100, height: 100, ..RandomSpec::default() },
+        ] {
+            assert!(planted(&spec, "t", &mut rng).is_err(), "{spec:?}");
+        }
+    }
+}

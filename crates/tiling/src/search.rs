@@ -1,0 +1,609 @@
+//! The fast search: fill the first free cell, with bit masks.
+//!
+//! The board is one bit mask ([`CellBits`]: one word up to 64 cells, several beyond), laid out in
+//! lines along its shorter side (see [`crate::plan`]). Every placement is a mask, filed under its
+//! lowest bit and its piece type. At each node the search takes the first free cell `f`: every
+//! placement that can cover it has `f` as its lowest bit (all lower cells are covered), so the
+//! candidates are a table lookup, one short list per piece type that has copies left.
+//!
+//! Two prunings:
+//! * *Pockets.* The lines that no placed piece touches yet are open. A flood from the open lines
+//!   walks back into the few lines the placed pieces reach; every free cell it cannot reach is in
+//!   a closed pocket, whose size must be a sum of piece sizes. Placements that close off such a
+//!   pocket on the empty board are dropped before the search starts.
+//! * *Dead states.* What remains to do below a node depends only on the covered cells and the
+//!   copies used, not on the path; a table remembers states whose subtree held no tiling (see
+//!   [`DeadStates`]).
+
+use std::ops::ControlFlow;
+
+use tessera_core::bits::CellBits;
+use tessera_core::rng::Rng64;
+use tessera_core::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
+
+use crate::plan::Plan;
+
+/// A search engine over a compiled puzzle. Searches can be split into independent prefixes (lists
+/// of the engine's own placement handles) for parallel workers.
+pub(crate) trait Engine: Send + Sync {
+    /// Splits the search into at least `min` independent prefixes when the tree allows it.
+    fn prefixes(&self, min: usize) -> Vec<Vec<u32>>;
+    /// Searches below the prefixes that `next` hands out (indices into `prefixes`) until it has
+    /// no more, calling `visit` with each solution as plan placement indices. One call is one
+    /// worker's share: state worth keeping between prefixes is kept.
+    fn run(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Outcome;
+    /// Finds one solution (plan placement indices). Engines may randomise their order from
+    /// `seed`; the verdict is `Infeasible` only when a search ran to its end.
+    fn first(&self, seed: u64, budget: &mut Budget) -> Verdict<Vec<u32>>;
+}
+
+/// Most piece types the fast search handles (they are tracked in one word).
+pub(crate) const MAX_TYPES: usize = 64;
+
+/// Neighbour steps towards higher bits (and towards lower bits) in one flood step: at most 4
+/// each way on both lattices.
+const STEPS: usize = 4;
+
+/// Nodes of the first restart of [`Engine::first`]; later ones get multiples (Luby sequence).
+const RESTART_NODES: u64 = 20_000;
+
+/// Log2 of the largest number of dead-state entries per search.
+const DEAD_LOG2: u32 = 20;
+
+/// One placement as the search sees it once chosen (its mask is kept apart, in the array that
+/// the candidate scan reads).
+#[derive(Copy, Clone, Debug)]
+struct Entry<B> {
+    /// The lines after the placement's last line: still open after placing it.
+    open: B,
+    /// What placing it adds to the packed count of copies used.
+    unit: u64,
+    ty: u8,
+}
+
+/// The fast engine's tables for one cell-set representation `B`.
+pub(crate) struct Fast<B> {
+    n_types: usize,
+    /// Bits that are never free: holes in the bounding box and bits past it.
+    start: B,
+    /// `ranges[bit * n_types + ty]`: the placements of type `ty` whose lowest bit is `bit`.
+    ranges: Vec<(u32, u32)>,
+    /// Number of placements filed under each bit (all types).
+    per_bit: Vec<u32>,
+    masks: Vec<B>,
+    /// `hope[bit * 256 + byte]`: the types with a placement filed under `bit` that misses every
+    /// occupied cell of `byte`, the occupancy of the 8 bits after `bit`. One lookup rules out
+    /// most dead ends and most types before any placement is tried.
+    hope: Vec<u64>,
+    /// `expired[bit]`: the types with no placement filed at `bit` or later. A node whose first
+    /// free cell is `bit` and that still has copies of one of them is dead.
+    expired: Vec<u64>,
+    entries: Vec<Entry<B>>,
+    /// Plan placement index of each entry.
+    ids: Vec<u32>,
+    counts: Vec<u32>,
+    /// Whether the copies used pack into 64 bits (one field per type), keying [`DeadStates`].
+    packs: bool,
+    /// Flood steps: `(k, bits whose neighbour is k bits higher)`; unused entries hold no bits.
+    up: [(u32, B); STEPS],
+    /// Flood steps: `(k, bits whose neighbour is k bits lower)`.
+    down: [(u32, B); STEPS],
+    fillable: Vec<bool>,
+}
+
+impl<B: CellBits> Fast<B> {
+    /// Builds the tables from a plan (`plan.nbits <= B::CAPACITY`, at most [`MAX_TYPES`] types).
+    pub(crate) fn new(plan: &Plan) -> Self {
+        debug_assert!(plan.nbits <= B::CAPACITY && plan.types.len() <= MAX_TYPES);
+        let board = B::from_cells(plan.bit_of.iter().map(|&b| b as usize));
+        let counts: Vec<u32> = plan.types.iter().map(|t| t.count).collect();
+        let units = pack_units(&counts);
+        let mut f = Fast {
+            n_types: plan.types.len(),
+            start: !board,
+            ranges: vec![(0, 0); plan.nbits.max(1) * plan.types.len()],
+            per_bit: vec![0; plan.nbits.max(1)],
+            masks: Vec::new(),
+            hope: vec![0; plan.nbits.max(1) * 512],
+            expired: vec![0; plan.nbits.max(1)],
+            entries: Vec::new(),
+            ids: Vec::new(),
+            counts,
+            packs: units.is_some(),
+            up: [(0, B::empty()); STEPS],
+            down: [(0, B::empty()); STEPS],
+            fillable: plan.fillable.clone(),
+        };
+        let (mut up, mut down) = (0, 0);
+        for (delta, bits) in &plan.shifts {
+            let step = (delta.unsigned_abs(), B::from_cells(bits.iter().map(|&b| b as usize)));
+            if *delta > 0 {
+                f.up[up] = step;
+                up += 1;
+            } else {
+                f.down[down] = step;
+                down += 1;
+            }
+        }
+        f.file_placements(plan, &units.unwrap_or_else(|| vec![0; plan.types.len()]));
+        f
+    }
+
+    /// Keeps the placements worth trying and files them by lowest bit and type.
+    fn file_placements(&mut self, plan: &Plan, units: &[u64]) {
+        let line = plan.line.max(1);
+        let restricted = plan.restriction.as_ref().map(|r| r.ty);
+        let mut kept = Vec::new();
+        for (id, p) in plan.placements.iter().enumerate() {
+            if Some(p.ty) == restricted && plan.reps_of(id).is_none() {
+                continue;
+            }
+            let mask = B::from_cells(p.cells.iter().map(|&c| plan.bit_of[c as usize] as usize));
+            // On the empty board, the lines outside the placement's own are full and open.
+            let (first, last) = (mask.lowest().unwrap_or(0) / line, mask.highest().unwrap_or(0) / line);
+            let outside = B::below(first * line) | !B::below((last + 1) * line);
+            if self.pockets_ok(self.start | mask, outside) {
+                kept.push((mask.lowest().unwrap_or(0), p.ty, mask, id as u32));
+            }
+        }
+        kept.sort_by_key(|k| (k.0, k.1, k.3));
+        let mut last = vec![None; self.n_types];
+        for &(low, ty, _, _) in &kept {
+            last[ty] = Some(low);
+        }
+        for (bit, expired) in self.expired.iter_mut().enumerate() {
+            *expired = (0..self.n_types).filter(|&ty| last[ty].is_none_or(|l| l < bit)).fold(0, |m, ty| m | 1 << ty);
+        }
+        for (low, ty, mask, id) in kept {
+            let i = self.entries.len() as u32;
+            let r = &mut self.ranges[low * self.n_types + ty];
+            if r.0 == r.1 {
+                *r = (i, i);
+            }
+            r.1 = i + 1;
+            self.per_bit[low] += 1;
+            // A placement misses the occupied cells of `byte` iff `byte` is a subset of the
+            // complement of its own cells there: mark the complement, spread to subsets below.
+            self.hope[low * 512 + usize::from(!mask.byte_at(low + 1))] |= 1 << ty;
+            self.hope[low * 512 + 256 + usize::from(!mask.byte_at(low + 9))] |= 1 << ty;
+            let last_line = mask.highest().unwrap_or(0) / line;
+            let open = !B::below((last_line + 1) * line);
+            self.masks.push(mask);
+            self.entries.push(Entry { open, unit: units[ty], ty: ty as u8 });
+            self.ids.push(id);
+        }
+        for table in self.hope.chunks_mut(256) {
+            for bit in 0..8 {
+                for byte in 0..256 {
+                    if byte & 1 << bit == 0 {
+                        table[byte] |= table[byte | 1 << bit];
+                    }
+                }
+            }
+        }
+    }
+
+    /// The types of `avail` that may have a placement fitting at `f` (necessary, not sufficient).
+    #[inline]
+    fn hopeful(&self, f: usize, occ: B, avail: u64) -> u64 {
+        let hope = &self.hope[f * 512..f * 512 + 512];
+        avail & hope[usize::from(occ.byte_at(f + 1))] & hope[256 + usize::from(occ.byte_at(f + 9))]
+    }
+
+    /// One flood step: `set` and its neighbours (a fixed number of steps, so the loops unroll).
+    #[inline]
+    fn grow(&self, set: B) -> B {
+        let mut grown = set;
+        for &(k, from) in &self.up {
+            grown |= (set & from).shl(k);
+        }
+        for &(k, from) in &self.down {
+            grown |= (set & from).shr(k);
+        }
+        grown
+    }
+
+    /// The region of `within` holding its lowest cell.
+    fn first_region(&self, within: B) -> B {
+        let mut region = within.lowest_bit();
+        loop {
+            let grown = self.grow(region) & within;
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+
+    /// Whether every free region closed off from `open` has a fillable size. The flood starts
+    /// from the open lines and walks back into the few lines the placed pieces reach; whatever
+    /// free cell it cannot reach is in a closed pocket, measured exactly. With `open` empty every
+    /// region is measured.
+    #[inline]
+    fn pockets_ok(&self, occ: B, open: B) -> bool {
+        let free = !occ;
+        let mut reached = free & open;
+        loop {
+            let grown = self.grow(reached) & free;
+            if grown == reached {
+                break;
+            }
+            reached = grown;
+        }
+        let mut closed = free ^ reached;
+        while !closed.is_empty() {
+            let pocket = self.first_region(closed);
+            if !self.fillable[pocket.count() as usize] {
+                return false;
+            }
+            closed = closed ^ pocket;
+        }
+        true
+    }
+
+    /// The occupancy, open lines and copies left after a prefix.
+    fn replay(&self, prefix: &[u32]) -> (B, B, Vec<u32>) {
+        let (mut occ, mut open, mut counts) = (self.start, !B::empty(), self.counts.clone());
+        for &i in prefix {
+            let e = &self.entries[i as usize];
+            occ |= self.masks[i as usize];
+            open &= e.open;
+            counts[e.ty as usize] -= 1;
+        }
+        (occ, open, counts)
+    }
+}
+
+/// Bit fields, one per type, wide enough to count its copies: the unit of each field, or `None`
+/// if they need more than 64 bits.
+fn pack_units(counts: &[u32]) -> Option<Vec<u64>> {
+    let mut offset = 0u32;
+    let mut units = Vec::with_capacity(counts.len());
+    for &c in counts {
+        let width = 32 - c.leading_zeros();
+        if offset + width > 63 {
+            return None;
+        }
+        units.push(1u64 << offset);
+        offset += width;
+    }
+    Some(units)
+}
+
+/// States known to hold no tiling: a direct-mapped table of `(occupancy, copies used)` keys.
+///
+/// The subproblem below a node depends only on which cells are covered and how many copies of
+/// each type are used, not on how the search got there; in fill-the-first-cell searches the same
+/// state recurs often near the end of the board (other pieces, other order, same region left).
+/// Keys are stored whole, so a hit is never a false one; a collision just overwrites.
+struct DeadStates<B> {
+    keys: Vec<(B, u64)>,
+    shift: u32,
+}
+
+impl<B: CellBits> DeadStates<B> {
+    fn new(log2: u32) -> Self {
+        // `used + 1` is stored, so an all-zero entry is free.
+        DeadStates { keys: vec![(B::empty(), 0); 1 << log2], shift: 64 - log2 }
+    }
+    #[inline]
+    fn slot(&self, occ: B, used: u64) -> usize {
+        let h = (occ.digest() ^ used.wrapping_mul(0xff51_afd7_ed55_8ccd)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> self.shift) as usize
+    }
+    #[inline]
+    fn contains(&self, occ: B, used: u64) -> bool {
+        let e = &self.keys[self.slot(occ, used)];
+        e.1 == used + 1 && e.0 == occ
+    }
+    #[inline]
+    fn insert(&mut self, occ: B, used: u64) {
+        let i = self.slot(occ, used);
+        self.keys[i] = (occ, used + 1);
+    }
+}
+
+/// Results of the pocket check, by the occupancy of the lines that are not open: lines before the
+/// first free cell are full and open lines are empty, so that occupancy decides the check, and a
+/// whole key is stored (a hit is exact; a collision overwrites).
+struct PocketCache<B> {
+    /// Key and result: 0 free slot, 1 pockets fine, 2 a pocket that cannot be filled.
+    keys: Vec<(B, u8)>,
+    shift: u32,
+}
+
+impl<B: CellBits> PocketCache<B> {
+    fn new(log2: u32) -> Self {
+        PocketCache { keys: vec![(B::empty(), 0); 1 << log2], shift: 64 - log2 }
+    }
+    #[inline]
+    fn check(&mut self, t: &Fast<B>, occ: B, open: B) -> bool {
+        let key = occ & !open;
+        let slot = (key.digest().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize;
+        let e = &mut self.keys[slot];
+        if e.1 == 0 || e.0 != key {
+            *e = (key, if t.pockets_ok(occ, open) { 1 } else { 2 });
+        }
+        e.1 == 1
+    }
+}
+
+impl<B: CellBits> Engine for Fast<B> {
+    fn prefixes(&self, min: usize) -> Vec<Vec<u32>> {
+        let mut level: Vec<Vec<u32>> = vec![Vec::new()];
+        while level.len() < min {
+            let mut next = Vec::new();
+            let mut grew = false;
+            for p in &level {
+                let (occ, open, counts) = self.replay(p);
+                let mut run = Run::new(self, &counts, p.clone(), false);
+                match run.candidates(occ) {
+                    None => next.push(p.clone()),
+                    Some(c) if self.pockets_ok(occ, open) => {
+                        grew |= !c.is_empty();
+                        next.extend(c.iter().map(|&i| [&p[..], &[i]].concat()));
+                    }
+                    Some(_) => {}
+                }
+            }
+            level = next;
+            if !grew {
+                break;
+            }
+        }
+        level
+    }
+
+    fn run(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Outcome {
+        let mut run = Run::new(self, &self.counts, Vec::new(), true);
+        while let Some(k) = next() {
+            if budget.expired() {
+                return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
+            }
+            let (occ, open, counts) = self.replay(&prefixes[k]);
+            run.reset(&counts, prefixes[k].clone());
+            if let ControlFlow::Break(r) = run.dfs(occ, open, visit, budget) {
+                return Outcome::Stopped(r);
+            }
+        }
+        Outcome::Complete
+    }
+
+    /// Depth-first search in the natural order, then, if that takes long, restarts in random
+    /// orders with growing node limits (the Luby sequence), which tames the heavy tail of
+    /// first-solution times on large puzzles. Dead states are kept across restarts: they hold
+    /// whatever the order.
+    fn first(&self, seed: u64, budget: &mut Budget) -> Verdict<Vec<u32>> {
+        let mut run = Run::new(self, &self.counts, Vec::new(), true);
+        let mut rng = Rng64::seed(seed);
+        for restart in 0u64.. {
+            let (occ, open, counts) = self.replay(&[]);
+            run.reset(&counts, Vec::new());
+            run.shuffle = (restart > 0).then(|| Rng64::seed(rng.next_u64()));
+            let mut limited = budget.worker().with_nodes(RESTART_NODES.saturating_mul(luby(restart)));
+            let mut found = None;
+            let flow = run.dfs(
+                occ,
+                open,
+                &mut |ids| {
+                    found = Some(ids.to_vec());
+                    ControlFlow::Break(())
+                },
+                &mut limited,
+            );
+            match (found, flow) {
+                (Some(ids), _) => return Verdict::Feasible(ids),
+                (None, ControlFlow::Continue(())) => return Verdict::Infeasible,
+                (None, ControlFlow::Break(StopReason::Nodes)) if !budget.expired() => {}
+                (None, ControlFlow::Break(r)) => return Verdict::Unknown(budget.reason().unwrap_or(r)),
+            }
+        }
+        Verdict::Unknown(StopReason::Cancelled)
+    }
+}
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (`i` from 0): restart
+/// limits within a log factor of the best fixed limit, whatever the run-time distribution.
+fn luby(i: u64) -> u64 {
+    let i = i + 1;
+    let mut k = 1;
+    while (1u64 << k) - 1 < i {
+        k += 1;
+    }
+    if i == (1 << k) - 1 { 1 << (k - 1) } else { luby(i - (1 << (k - 1))) }
+}
+
+/// The state of one depth-first search.
+struct Run<'a, B> {
+    t: &'a Fast<B>,
+    counts: [u32; MAX_TYPES],
+    /// Bit `t` set iff type `t` has copies left.
+    avail: u64,
+    /// Packed copies used per type, the key of [`DeadStates`] (0 if counts do not pack).
+    used: u64,
+    dead: Option<DeadStates<B>>,
+    pockets: PocketCache<B>,
+    stack: Vec<u32>,
+    /// The candidates of every node on the current path, stacked: a node writes its own from
+    /// `top` on and moves `top` past them while its children run.
+    cand: Vec<u32>,
+    top: usize,
+    ids: Vec<u32>,
+    nodes: u64,
+    /// Tilings visited so far.
+    found: u64,
+    /// When set, each node tries its candidates in a random order.
+    shuffle: Option<Rng64>,
+}
+
+impl<'a, B: CellBits> Run<'a, B> {
+    fn new(t: &'a Fast<B>, counts: &[u32], stack: Vec<u32>, remember_dead: bool) -> Self {
+        // Room for the candidates of every level: pieces placed + 1 levels, each at most the
+        // longest list filed under one bit.
+        let depth = t.counts.iter().map(|&c| c as usize).sum::<usize>() + 1;
+        let widest = t.per_bit.iter().copied().max().unwrap_or(0) as usize;
+        // A dead-state table in proportion to the puzzle, within 2^10..2^20 entries.
+        let log2 = (t.entries.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2);
+        let mut run = Run {
+            t,
+            counts: [0; MAX_TYPES],
+            avail: 0,
+            used: 0,
+            dead: (remember_dead && t.packs).then(|| DeadStates::new(log2)),
+            pockets: PocketCache::new(if remember_dead { 14 } else { 1 }),
+            stack: Vec::new(),
+            cand: vec![0; depth * widest + widest],
+            top: 0,
+            ids: Vec::new(),
+            nodes: 0,
+            found: 0,
+            shuffle: None,
+        };
+        run.reset(counts, stack);
+        run
+    }
+
+    /// Starts over below a new prefix (keeping the dead states: they hold for any prefix).
+    fn reset(&mut self, counts: &[u32], stack: Vec<u32>) {
+        self.counts = [0; MAX_TYPES];
+        self.counts[..counts.len()].copy_from_slice(counts);
+        self.avail = (0..counts.len()).filter(|&k| counts[k] > 0).fold(0u64, |a, k| a | 1 << k);
+        self.used = stack.iter().map(|&i| self.t.entries[i as usize].unit).sum();
+        self.stack = stack;
+        self.top = 0;
+    }
+
+    /// Writes the placements that fit at the first free cell at `cand[top..]`; returns how many,
+    /// or `None` when the board is full.
+    #[inline]
+    fn write_candidates(&mut self, occ: B) -> Option<usize> {
+        let f = (!occ).lowest()?;
+        let t = self.t;
+        let mut types = t.hopeful(f, occ, self.avail);
+        if types == 0 || t.expired[f] & self.avail != 0 {
+            return Some(0);
+        }
+        let row = &t.ranges[f * t.n_types..(f + 1) * t.n_types];
+        let out = &mut self.cand[self.top..self.top + t.per_bit[f] as usize];
+        let mut n = 0;
+        // Hot loop: every type with copies left, every placement of it at the first free cell;
+        // the index is written unconditionally and kept if the placement fits (no branch).
+        while types != 0 {
+            let (a, b) = row[types.trailing_zeros() as usize];
+            types &= types - 1;
+            for (i, m) in t.masks[a as usize..b as usize].iter().enumerate() {
+                out[n] = a + i as u32;
+                n += usize::from(!m.intersects(occ));
+            }
+        }
+        Some(n)
+    }
+
+    /// The fitting placements at the first free cell (`None` when the board is full).
+    fn candidates(&mut self, occ: B) -> Option<Vec<u32>> {
+        let n = self.write_candidates(occ)?;
+        Some(self.cand[self.top..self.top + n].to_vec())
+    }
+
+    fn dfs(
+        &mut self,
+        occ: B,
+        open: B,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        budget: &mut Budget,
+    ) -> ControlFlow<StopReason> {
+        let Some(n) = self.write_candidates(occ) else { return self.found(visit) };
+        let t = self.t;
+        // Prune: nothing fits, the state is known dead, or a pocket cannot be filled.
+        if n == 0 || self.dead.as_ref().is_some_and(|d| d.contains(occ, self.used)) || !self.pockets.check(t, occ, open)
+        {
+            return ControlFlow::Continue(());
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
+            return ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled));
+        }
+        let (base, found_before) = (self.top, self.found);
+        if let Some(rng) = self.shuffle.as_mut() {
+            let cand = &mut self.cand[base..base + n];
+            for k in (1..n).rev() {
+                cand.swap(k, rng.below(k as u64 + 1) as usize);
+            }
+        }
+        self.top += n;
+        let mut flow = ControlFlow::Continue(());
+        for k in base..base + n {
+            let i = self.cand[k];
+            let e = t.entries[i as usize];
+            let ty = usize::from(e.ty) % MAX_TYPES;
+            self.counts[ty] -= 1;
+            if self.counts[ty] == 0 {
+                self.avail ^= 1 << ty;
+            }
+            let next = occ | t.masks[i as usize];
+            if let Some(f) = (!next).lowest()
+                && t.hopeful(f, next, self.avail) == 0
+            {
+                // The child has nothing to try: skip the call.
+                if self.counts[ty] == 0 {
+                    self.avail ^= 1 << ty;
+                }
+                self.counts[ty] += 1;
+                continue;
+            }
+            self.used += e.unit;
+            self.stack.push(i);
+            flow = self.dfs(next, open & e.open, visit, budget);
+            self.stack.pop();
+            self.used -= e.unit;
+            if self.counts[ty] == 0 {
+                self.avail ^= 1 << ty;
+            }
+            self.counts[ty] += 1;
+            if flow.is_break() {
+                break;
+            }
+        }
+        self.top = base;
+        if flow.is_continue()
+            && self.found == found_before
+            && let Some(d) = self.dead.as_mut()
+        {
+            d.insert(occ, self.used);
+        }
+        flow
+    }
+
+    fn found(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> ControlFlow<StopReason> {
+        self.found += 1;
+        self.ids.clear();
+        self.ids.extend(self.stack.iter().map(|&i| self.t.ids[i as usize]));
+        match visit(&self.ids) {
+            ControlFlow::Continue(()) => ControlFlow::Continue(()),
+            ControlFlow::Break(()) => ControlFlow::Break(StopReason::Visitor),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::luby;
+
+    #[test]
+    fn luby_sequence() {
+        let seq: Vec<u64> = (0..15).map(luby).collect();
+        assert_eq!(seq, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+}

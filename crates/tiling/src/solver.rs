@@ -1,0 +1,385 @@
+//! The tiling solver: count, list or find tilings of a puzzle, with symmetry reduction and
+//! parallel workers.
+//!
+//! Symmetry: let `G` be the board's symmetries that map the piece set to itself. When `G` is not
+//! trivial and some piece type `P` has one copy, the fast engine keeps only the placements of `P`
+//! that are the smallest of their orbit under `G` (see [`crate::plan::Restriction`]). Every tiling
+//! is `g(S)` for exactly one found tiling `S` and one symmetry `g` from a fixed set of
+//! representatives (one per image of `P`'s placement), so listing `g(S)` over those
+//! representatives yields every tiling exactly once, and counting needs no listing at all: each
+//! found tiling stands for `reps` tilings and for `|Stab(S)| * reps / |G|` classes.
+//!
+//! ```
+//! use tessera_tiling::{Puzzle, Tiler};
+//! use tessera_core::runtime::Budget;
+//! let puzzle = Puzzle::parse("board\n###\n###\n\npiece D x3\n##\n").unwrap();
+//! let counts = Tiler::new(&puzzle).unwrap().count(1, &Budget::unlimited());
+//! assert_eq!((counts.raw, counts.distinct), (3, 2));
+//! ```
+
+use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use serde::Serialize;
+use tessera_core::bits::{Bitboard, WideBits};
+use tessera_core::rng::derive_seed;
+use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict, portfolio, split_work};
+
+use crate::dlx::Dlx;
+use crate::plan::Plan;
+use crate::puzzle::{Puzzle, draw};
+use crate::search::{Engine, Fast, MAX_TYPES};
+
+/// Which search to use.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineKind {
+    /// The fast bit-mask search when the board fits (bounding box of at most 4096 cells, at most
+    /// 64 piece types), dancing links otherwise.
+    #[default]
+    Auto,
+    /// The fast bit-mask search.
+    Fast,
+    /// Generic dancing links (no pruning, no symmetry breaking).
+    Dlx,
+}
+
+impl std::str::FromStr for EngineKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(EngineKind::Auto),
+            "fast" => Ok(EngineKind::Fast),
+            "dlx" => Ok(EngineKind::Dlx),
+            _ => Err(format!("unknown engine {s:?} (expected auto, fast or dlx)")),
+        }
+    }
+}
+
+/// Why a puzzle cannot be solved as asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TilingError {
+    /// The fast engine was requested for a puzzle it cannot take.
+    #[error(
+        "the fast engine takes bounding boxes of at most 4096 cells and at most 64 piece types (this puzzle: {0} cells, {1} types); use --engine dlx"
+    )]
+    TooBigForFast(usize, usize),
+}
+
+/// A tiling: the piece type and the piece of every board cell.
+///
+/// Pieces are numbered in the order of their first cell on the board, so equal tilings have equal
+/// values, and two tilings whose copies of one piece type lie differently differ even where they
+/// carry the same labels.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Solution {
+    /// Piece type index of each board cell, in board-cell order.
+    pub types: Vec<u16>,
+    /// Piece number of each board cell (0 for the piece holding cell 0, and so on).
+    pub pieces: Vec<u32>,
+}
+
+impl Solution {
+    /// A tiling from each cell's type and a numbering of its pieces by numbers below the number
+    /// of cells.
+    fn new(types: Vec<u16>, raw: &[u32]) -> Self {
+        let mut map = vec![u32::MAX; raw.len()];
+        let mut next = 0;
+        let pieces = raw
+            .iter()
+            .map(|&p| {
+                let m = &mut map[p as usize];
+                if *m == u32::MAX {
+                    *m = next;
+                    next += 1;
+                }
+                *m
+            })
+            .collect();
+        Solution { types, pieces }
+    }
+
+    /// The cells of each piece, in piece order.
+    pub fn piece_cells(&self) -> Vec<Vec<usize>> {
+        let n = self.pieces.iter().map(|&p| p as usize + 1).max().unwrap_or(0);
+        let mut out = vec![Vec::new(); n];
+        for (k, &p) in self.pieces.iter().enumerate() {
+            out[p as usize].push(k);
+        }
+        out
+    }
+}
+
+/// Solution counts.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Counts {
+    /// Every tiling.
+    pub raw: u64,
+    /// Tilings up to the board's symmetries.
+    pub distinct: u64,
+    /// Number of board symmetries used (1: none).
+    pub symmetries: usize,
+    /// Whether the counts are exact (the search finished).
+    pub outcome: Outcome,
+    /// Wall time in seconds.
+    pub seconds: f64,
+}
+
+/// A puzzle ready to be solved.
+pub struct Tiler {
+    plan: Plan,
+    engine: Box<dyn Engine>,
+    kind: EngineKind,
+}
+
+impl std::fmt::Debug for Tiler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tiler").field("cells", &self.plan.len()).field("engine", &self.kind).finish()
+    }
+}
+
+/// One found tiling with the symmetries that map it to the tilings it stands for.
+struct Found<'a> {
+    sol: Solution,
+    reps: &'a [u8],
+}
+
+const IDENTITY: [u8; 1] = [0];
+
+impl Tiler {
+    /// Compiles a puzzle for the automatically chosen engine.
+    pub fn new(puzzle: &Puzzle) -> Result<Tiler, TilingError> {
+        Self::with_engine(puzzle, EngineKind::Auto)
+    }
+
+    /// Compiles a puzzle for the given engine.
+    pub fn with_engine(puzzle: &Puzzle, kind: EngineKind) -> Result<Tiler, TilingError> {
+        let plan = Plan::new(puzzle);
+        let fits = plan.nbits <= 4096 && plan.types.len() <= MAX_TYPES;
+        let kind = match kind {
+            EngineKind::Auto if fits => EngineKind::Fast,
+            EngineKind::Auto => EngineKind::Dlx,
+            EngineKind::Fast if !fits => return Err(TilingError::TooBigForFast(plan.nbits, plan.types.len())),
+            k => k,
+        };
+        let engine: Box<dyn Engine> = match kind {
+            EngineKind::Dlx => Box::new(Dlx::new(&plan)),
+            _ => fast_engine(&plan),
+        };
+        Ok(Tiler { plan, engine, kind })
+    }
+
+    /// The compiled puzzle.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The engine in use (never `Auto`).
+    pub fn engine(&self) -> EngineKind {
+        self.kind
+    }
+
+    /// Number of board symmetries used to reduce and classify tilings.
+    pub fn symmetries(&self) -> usize {
+        self.plan.symmetries.len().max(1)
+    }
+
+    /// Counts all tilings and the distinct ones, on `threads` workers.
+    pub fn count(&self, threads: usize, budget: &Budget) -> Counts {
+        let start = Instant::now();
+        let g = self.symmetries() as u64;
+        let (accs, outcome) = self.drive(
+            threads,
+            budget,
+            || (0u64, 0u64),
+            |acc, found| {
+                let k = found.reps.len() as u64;
+                acc.0 += k;
+                acc.1 += if g == 1 { k } else { self.stabiliser(&found.sol) * k };
+                ControlFlow::Continue(())
+            },
+        );
+        let (raw, numerator) = accs.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        Counts { raw, distinct: numerator / g, symmetries: g as usize, outcome, seconds: start.elapsed().as_secs_f64() }
+    }
+
+    /// Visits every tiling (or, with `distinct`, one per symmetry class: the smallest of its
+    /// class) in a deterministic order, on one thread, until the visitor breaks.
+    pub fn for_each<V>(&self, budget: &Budget, distinct: bool, mut visit: V) -> Outcome
+    where
+        V: FnMut(&Solution) -> ControlFlow<()>,
+    {
+        if !self.plan.areas_match() {
+            return Outcome::Complete;
+        }
+        let root = [Vec::new()];
+        let taken = AtomicBool::new(false);
+        let next = || (!taken.swap(true, Ordering::Relaxed)).then_some(0);
+        self.engine.run(&root, &next, &mut budget.fork(), &mut |ids| {
+            let found = self.found(ids);
+            for &g in found.reps {
+                let s = self.image(&found.sol, g);
+                if distinct && !self.is_smallest_of_class(&s) {
+                    continue;
+                }
+                visit(&s)?;
+            }
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// Folds every tiling into per-worker accumulators on `threads` workers (in no particular
+    /// order); the fold may break to stop everything.
+    pub fn fold<A, I, F>(&self, threads: usize, budget: &Budget, init: I, fold: F) -> (Vec<A>, Outcome)
+    where
+        A: Send,
+        I: Fn() -> A + Sync,
+        F: Fn(&mut A, &Solution) -> ControlFlow<()> + Sync,
+    {
+        self.drive(threads, budget, init, |acc, found| {
+            for &g in found.reps {
+                fold(acc, &self.image(&found.sol, g))?;
+            }
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// Finds one tiling, on `threads` workers racing with different random orders (the first to
+    /// succeed wins; see the fast engine's restarts). `seed` makes the run reproducible on one
+    /// thread.
+    pub fn first(&self, threads: usize, seed: u64, budget: &Budget) -> Verdict<Solution> {
+        if !self.plan.areas_match() {
+            return Verdict::Infeasible;
+        }
+        let verdict = portfolio(threads, budget, |k, b| {
+            // A verdict either way (found, or proven none) ends the race.
+            match self.engine.first(derive_seed(seed, k as u64), b) {
+                Verdict::Unknown(_) => None,
+                v => Some(v),
+            }
+        });
+        match verdict {
+            Some(Verdict::Feasible(ids) | Verdict::Optimal(ids)) => Verdict::Feasible(self.found(&ids).sol),
+            Some(Verdict::Infeasible) => Verdict::Infeasible,
+            Some(Verdict::Unknown(r)) => Verdict::Unknown(r),
+            None => {
+                let mut b = budget.clone();
+                b.expired();
+                Verdict::Unknown(b.reason().unwrap_or(StopReason::Cancelled))
+            }
+        }
+    }
+
+    /// The labels of a tiling as one character per board cell, in board-cell order.
+    pub fn labels(&self, s: &Solution) -> String {
+        s.types.iter().map(|&t| self.plan.types[t as usize].label).collect()
+    }
+
+    /// Draws a tiling in the puzzle text format's layout.
+    pub fn draw(&self, s: &Solution) -> String {
+        draw(self.plan.lattice, self.labelled_cells(s))
+    }
+
+    /// `(col, row, label)` of every board cell of a tiling.
+    pub fn labelled_cells(&self, s: &Solution) -> Vec<(i32, i32, char)> {
+        self.plan.cells.iter().zip(&s.types).map(|(&(c, r), &t)| (c, r, self.plan.types[t as usize].label)).collect()
+    }
+
+    /// Runs the engine over prefixes split among workers; `on_found` sees each found tiling.
+    fn drive<A, I, F>(&self, threads: usize, budget: &Budget, init: I, on_found: F) -> (Vec<A>, Outcome)
+    where
+        A: Send,
+        I: Fn() -> A + Sync,
+        F: Fn(&mut A, Found<'_>) -> ControlFlow<()> + Sync,
+    {
+        if !self.plan.areas_match() {
+            return (vec![init()], Outcome::Complete);
+        }
+        let threads = threads.max(1);
+        let prefixes = if threads > 1 { self.engine.prefixes(threads * 48) } else { vec![Vec::new()] };
+        // Workers take the next prefix as they become free.
+        let cursor = AtomicUsize::new(0);
+        let next = || {
+            let k = cursor.fetch_add(1, Ordering::Relaxed);
+            (k < prefixes.len()).then_some(k)
+        };
+        // A private cancel flag: a visitor that stops one worker stops them all.
+        let budget = budget.fork();
+        let workers: Vec<usize> = (0..threads.min(prefixes.len()).max(1)).collect();
+        let stopped = Mutex::new(None::<StopReason>);
+        let accs = split_work(&workers, threads, &budget, &init, |acc, _, _, b| {
+            let outcome = self.engine.run(&prefixes, &next, b, &mut |ids| on_found(acc, self.found(ids)));
+            if let Outcome::Stopped(r) = outcome {
+                let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());
+                // Keep the root cause, not the cancellations it caused.
+                if s.is_none() || *s == Some(StopReason::Cancelled) {
+                    *s = Some(r);
+                }
+                b.cancel();
+            }
+            true
+        });
+        let outcome = match stopped.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(r) => Outcome::Stopped(r),
+            None => Outcome::Complete,
+        };
+        (accs, outcome)
+    }
+
+    fn found(&self, ids: &[u32]) -> Found<'_> {
+        let n = self.plan.len();
+        let (mut types, mut raw) = (vec![0u16; n], vec![0u32; n]);
+        let mut reps: &[u8] = &IDENTITY;
+        for (piece, &id) in ids.iter().enumerate() {
+            let p = &self.plan.placements[id as usize];
+            for &c in &p.cells {
+                types[c as usize] = p.ty as u16;
+                raw[c as usize] = piece as u32;
+            }
+            if self.kind == EngineKind::Fast
+                && let Some(r) = self.plan.reps_of(id as usize)
+            {
+                reps = r;
+            }
+        }
+        Found { sol: Solution::new(types, &raw), reps }
+    }
+
+    /// The image of a tiling under symmetry `g`.
+    fn image(&self, s: &Solution, g: u8) -> Solution {
+        if g == 0 {
+            return s.clone();
+        }
+        let perm = &self.plan.symmetries[g as usize];
+        let (mut types, mut raw) = (vec![0u16; s.types.len()], vec![0u32; s.types.len()]);
+        for k in 0..s.types.len() {
+            types[perm[k] as usize] = s.types[k];
+            raw[perm[k] as usize] = s.pieces[k];
+        }
+        Solution::new(types, &raw)
+    }
+
+    /// Number of symmetries that map the tiling to itself.
+    fn stabiliser(&self, s: &Solution) -> u64 {
+        (0..self.plan.symmetries.len()).filter(|&g| self.image(s, g as u8) == *s).count().max(1) as u64
+    }
+
+    fn is_smallest_of_class(&self, s: &Solution) -> bool {
+        (1..self.plan.symmetries.len()).all(|g| *s <= self.image(s, g as u8))
+    }
+}
+
+/// The fast engine with the smallest cell-set representation that holds the board.
+fn fast_engine(plan: &Plan) -> Box<dyn Engine> {
+    match plan.nbits {
+        0..=64 => Box::new(Fast::<Bitboard>::new(plan)),
+        65..=128 => Box::new(Fast::<WideBits<2>>::new(plan)),
+        129..=256 => Box::new(Fast::<WideBits<4>>::new(plan)),
+        257..=512 => Box::new(Fast::<WideBits<8>>::new(plan)),
+        513..=1024 => Box::new(Fast::<WideBits<16>>::new(plan)),
+        1025..=2048 => Box::new(Fast::<WideBits<32>>::new(plan)),
+        _ => Box::new(Fast::<WideBits<64>>::new(plan)),
+    }
+}

@@ -1,0 +1,137 @@
+//! An independent check of a tiling, given as one label per board cell.
+//!
+//! It shares nothing with the searches but the lattice transforms: for each piece label it splits
+//! the cells carrying that label into copies of the piece, trying every rotation (and mirror image
+//! if allowed) at the lowest remaining cell, so that touching copies of one piece are handled.
+
+use std::collections::HashSet;
+
+use tessera_core::geometry::{Coord, Transform};
+
+use crate::puzzle::Puzzle;
+
+/// Why a labelling is not a tiling of the puzzle.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Invalid {
+    /// Not one label per board cell.
+    #[error("{got} labels for a board of {want} cells")]
+    Length {
+        /// Labels given.
+        got: usize,
+        /// Board cells.
+        want: usize,
+    },
+    /// A cell carries a label that names no piece.
+    #[error("cell ({col}, {row}) has label {label:?}, which names no piece")]
+    UnknownLabel {
+        /// The label.
+        label: char,
+        /// Cell column.
+        col: i32,
+        /// Cell row.
+        row: i32,
+    },
+    /// A piece covers the wrong number of cells.
+    #[error("piece {label:?} covers {got} cells, but {count} copies of {size} cells cover {want}")]
+    Area {
+        /// The piece.
+        label: char,
+        /// Cells labelled with it.
+        got: usize,
+        /// Copies.
+        count: u32,
+        /// Cells per copy.
+        size: usize,
+        /// `count * size`.
+        want: usize,
+    },
+    /// The cells of a piece cannot be split into copies of its shape.
+    #[error("the cells labelled {0:?} are not copies of that piece")]
+    Shape(char),
+}
+
+/// Checks that `labels` (one per board cell, in the puzzle's board order) is a tiling.
+pub fn validate(puzzle: &Puzzle, labels: &[char]) -> Result<(), Invalid> {
+    if labels.len() != puzzle.board.len() {
+        return Err(Invalid::Length { got: labels.len(), want: puzzle.board.len() });
+    }
+    let lattice = puzzle.lattice;
+    for (&(col, row), &label) in puzzle.board.iter().zip(labels) {
+        if !puzzle.pieces.iter().any(|p| p.label == label) {
+            return Err(Invalid::UnknownLabel { label, col, row });
+        }
+    }
+    for p in &puzzle.pieces {
+        let mut cells: HashSet<Coord> = puzzle
+            .board
+            .iter()
+            .zip(labels)
+            .filter(|&(_, &l)| l == p.label)
+            .map(|(&(c, r), _)| lattice.from_offset(c, r))
+            .collect();
+        let want = p.cells.len() * p.count as usize;
+        if cells.len() != want {
+            let (label, got, count, size) = (p.label, cells.len(), p.count, p.cells.len());
+            return Err(Invalid::Area { label, got, count, size, want });
+        }
+        let shape: Vec<Coord> = p.cells.iter().map(|&(c, r)| lattice.from_offset(c, r)).collect();
+        let variants: Vec<Vec<Coord>> =
+            lattice.transforms(p.mirror).map(|t: Transform| shape.iter().map(|&c| t.apply(c)).collect()).collect();
+        if !split(&mut cells, &variants) {
+            return Err(Invalid::Shape(p.label));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `cells` is a disjoint union of translates of the variants.
+fn split(cells: &mut HashSet<Coord>, variants: &[Vec<Coord>]) -> bool {
+    let Some(&low) = cells.iter().min_by_key(|c| (c.y, c.x)) else { return true };
+    for v in variants {
+        for &anchor in v {
+            let moved: Vec<Coord> =
+                v.iter().map(|c| Coord::new(c.x - anchor.x + low.x, c.y - anchor.y + low.y)).collect();
+            if moved.iter().all(|c| cells.contains(c)) {
+                for c in &moved {
+                    cells.remove(c);
+                }
+                if split(cells, variants) {
+                    return true;
+                }
+                cells.extend(moved);
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_tilings_and_names_faults() {
+        let p = Puzzle::parse("board\n###\n###\n\npiece D x2\n##\n\npiece o x2\n#\n").unwrap();
+        let ok: Vec<char> = "oDDDDo".chars().collect();
+        assert_eq!(validate(&p, &ok), Ok(()));
+        // Two touching dominoes side by side in a 2x2 block: still a split into two dominoes.
+        let block: Vec<char> = "DDoDDo".chars().collect();
+        assert_eq!(validate(&p, &block), Ok(()));
+        let bent: Vec<char> = "DDoDoD".chars().collect();
+        assert_eq!(validate(&p, &bent), Err(Invalid::Shape('D')));
+        assert!(matches!(validate(&p, &['D']), Err(Invalid::Length { .. })));
+        let wrong: Vec<char> = "DDoDDx".chars().collect();
+        assert!(matches!(validate(&p, &wrong), Err(Invalid::UnknownLabel { label: 'x', .. })));
+        let area: Vec<char> = "DDDDDo".chars().collect();
+        assert!(matches!(validate(&p, &area), Err(Invalid::Area { label: 'D', got: 5, .. })));
+    }
+
+    #[test]
+    fn fixed_pieces_may_not_be_turned_over() {
+        // An S tetromino that may not be mirrored cannot stand in for a Z.
+        let s = "board\n###\n###\n\npiece S fixed\n.##\n##.\n\npiece o x2\n#\n";
+        let p = Puzzle::parse(s).unwrap();
+        assert_eq!(validate(&p, &"oSSSSo".chars().collect::<Vec<_>>()), Ok(()));
+        assert_eq!(validate(&p, &"SSooSS".chars().collect::<Vec<_>>()), Err(Invalid::Shape('S')));
+    }
+}

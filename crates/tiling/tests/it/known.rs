@@ -1,0 +1,116 @@
+//! Every shipped puzzle against the counts its file states, solutions checked by the validator.
+
+use std::ops::ControlFlow;
+
+use tessera_core::runtime::{Budget, Outcome, Verdict};
+use tessera_tiling::library::BUILTIN;
+use tessera_tiling::validate::validate;
+use tessera_tiling::{EngineKind, Puzzle, Tiler, builtin};
+
+fn check_expected(name: &str, threads: usize) {
+    let puzzle = builtin(name).unwrap();
+    let tiler = Tiler::new(&puzzle).unwrap();
+    assert_eq!(tiler.engine(), EngineKind::Fast);
+    let counts = tiler.count(threads, &Budget::unlimited());
+    assert_eq!(counts.outcome, Outcome::Complete);
+    if let Some(raw) = puzzle.expect.raw {
+        assert_eq!(counts.raw, raw, "{name}: raw count");
+    }
+    if let Some(distinct) = puzzle.expect.distinct {
+        assert_eq!(counts.distinct, distinct, "{name}: distinct count");
+    }
+    assert!(puzzle.expect.raw.is_some() || puzzle.expect.distinct.is_some(), "{name} states no count");
+}
+
+#[test]
+fn shipped_puzzles_parse_and_state_their_counts() {
+    for (name, text) in BUILTIN {
+        let p = Puzzle::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(p.piece_area() as usize, p.board.len(), "{name}: areas differ");
+    }
+}
+
+#[test]
+fn meteor_has_2098_solutions() {
+    check_expected("meteor", 1);
+}
+
+#[test]
+fn meteor_in_parallel() {
+    check_expected("meteor", 2);
+}
+
+#[test]
+fn pentominoes_6x10() {
+    check_expected("pentomino-6x10", 2);
+}
+
+#[test]
+fn pentominoes_5x12() {
+    check_expected("pentomino-5x12", 2);
+}
+
+#[test]
+fn pentominoes_4x15() {
+    check_expected("pentomino-4x15", 2);
+}
+
+#[test]
+fn pentominoes_3x20() {
+    check_expected("pentomino-3x20", 1);
+}
+
+#[test]
+fn scott_8x8() {
+    check_expected("scott-8x8", 2);
+}
+
+/// Listing agrees with counting, every listed tiling is valid and distinct, and the distinct
+/// listing holds one tiling per class.
+#[test]
+fn listing_matches_counts_and_validates() {
+    let puzzle = builtin("scott-8x8").unwrap();
+    let tiler = Tiler::new(&puzzle).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let outcome = tiler.for_each(&Budget::unlimited(), false, |s| {
+        let labels = tiler.labels(s);
+        assert_eq!(validate(&puzzle, &labels.chars().collect::<Vec<_>>()), Ok(()));
+        assert!(seen.insert(labels), "a tiling listed twice");
+        ControlFlow::Continue(())
+    });
+    assert_eq!(outcome, Outcome::Complete);
+    let counts = tiler.count(1, &Budget::unlimited());
+    assert_eq!(seen.len() as u64, counts.raw);
+    let mut distinct = 0;
+    tiler.for_each(&Budget::unlimited(), true, |_| {
+        distinct += 1;
+        ControlFlow::Continue(())
+    });
+    assert_eq!(distinct, 65);
+}
+
+#[test]
+fn first_solution_is_valid() {
+    for (name, _) in BUILTIN {
+        let puzzle = builtin(name).unwrap();
+        let tiler = Tiler::new(&puzzle).unwrap();
+        let Verdict::Feasible(s) = tiler.first(2, 0, &Budget::unlimited()) else { panic!("{name}: no tiling") };
+        assert_eq!(validate(&puzzle, &tiler.labels(&s).chars().collect::<Vec<_>>()), Ok(()), "{name}");
+    }
+}
+
+#[test]
+fn a_tiny_node_budget_stops_the_count() {
+    let tiler = Tiler::new(&builtin("pentomino-6x10").unwrap()).unwrap();
+    let counts = tiler.count(1, &Budget::unlimited().with_nodes(5000));
+    assert!(matches!(counts.outcome, Outcome::Stopped(_)));
+    assert!(counts.raw < 9356);
+}
+
+#[test]
+fn mismatched_areas_have_no_tiling() {
+    let puzzle = Puzzle::parse("board\n###\n\npiece D\n##\n").unwrap();
+    let tiler = Tiler::new(&puzzle).unwrap();
+    assert_eq!(tiler.count(1, &Budget::unlimited()).raw, 0);
+    assert_eq!(tiler.first(1, 0, &Budget::unlimited()), Verdict::Infeasible);
+}
