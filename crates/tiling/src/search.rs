@@ -13,7 +13,7 @@
 //!   pocket on the empty board are dropped before the search starts.
 //! * *Dead states.* What remains to do below a node depends only on the covered cells and the
 //!   copies used, not on the path; a table remembers states whose subtree held no tiling (see
-//!   [`DeadStates`]).
+//!   [`Memo`]).
 
 use std::ops::ControlFlow;
 
@@ -88,7 +88,7 @@ pub(crate) struct Fast<B> {
     /// Plan placement index of each entry.
     ids: Vec<u32>,
     counts: Vec<u32>,
-    /// Whether the copies used pack into 64 bits (one field per type), keying [`DeadStates`].
+    /// Whether the copies used pack into 64 bits (one field per type), keying [`Memo`].
     packs: bool,
     /// Flood steps: `(k, bits whose neighbour is k bits higher)`; unused entries hold no bits.
     up: [(u32, B); STEPS],
@@ -276,62 +276,46 @@ fn pack_units(counts: &[u32]) -> Option<Vec<u64>> {
     Some(units)
 }
 
-/// States known to hold no tiling: a direct-mapped table of `(occupancy, copies used)` keys.
+/// A direct-mapped table: one entry per slot, keys stored whole (a hit is never a false one), a
+/// collision just overwrites. Two uses:
 ///
-/// The subproblem below a node depends only on which cells are covered and how many copies of
-/// each type are used, not on how the search got there; in fill-the-first-cell searches the same
-/// state recurs often near the end of the board (other pieces, other order, same region left).
-/// Keys are stored whole, so a hit is never a false one; a collision just overwrites.
-struct DeadStates<B> {
-    keys: Vec<(B, u64)>,
+/// * *dead states*, keyed by `(occupancy, copies used)`: the subproblem below a node depends only
+///   on which cells are covered and how many copies of each type are used, not on how the search
+///   got there, and in fill-the-first-cell searches the same state recurs often near the end of
+///   the board (other pieces, other order, same region left);
+/// * *pocket checks*, keyed by the occupancy of the lines that are not open: lines before the
+///   first free cell are full and open lines are empty, so that occupancy decides the check.
+struct Memo<K, V> {
+    /// Entries; a slot whose value is `V::default()` is free (values stored are never that).
+    slots: Vec<(K, V)>,
     shift: u32,
 }
 
-impl<B: CellBits> DeadStates<B> {
+impl<K: Copy + Eq + Default, V: Copy + Eq + Default> Memo<K, V> {
     fn new(log2: u32) -> Self {
-        // `used + 1` is stored, so an all-zero entry is free.
-        DeadStates { keys: vec![(B::empty(), 0); 1 << log2], shift: 64 - log2 }
+        Memo { slots: vec![(K::default(), V::default()); 1 << log2], shift: 64 - log2 }
     }
     #[inline]
-    fn slot(&self, occ: B, used: u64) -> usize {
-        let h = (occ.digest() ^ used.wrapping_mul(0xff51_afd7_ed55_8ccd)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> self.shift) as usize
+    fn slot(&self, hash: u64) -> usize {
+        (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
     }
     #[inline]
-    fn contains(&self, occ: B, used: u64) -> bool {
-        let e = &self.keys[self.slot(occ, used)];
-        e.1 == used + 1 && e.0 == occ
+    fn get(&self, key: K, hash: u64) -> Option<V> {
+        let (k, v) = self.slots[self.slot(hash)];
+        (v != V::default() && k == key).then_some(v)
     }
     #[inline]
-    fn insert(&mut self, occ: B, used: u64) {
-        let i = self.slot(occ, used);
-        self.keys[i] = (occ, used + 1);
+    fn put(&mut self, key: K, hash: u64, value: V) {
+        debug_assert!(value != V::default());
+        let i = self.slot(hash);
+        self.slots[i] = (key, value);
     }
 }
 
-/// Results of the pocket check, by the occupancy of the lines that are not open: lines before the
-/// first free cell are full and open lines are empty, so that occupancy decides the check, and a
-/// whole key is stored (a hit is exact; a collision overwrites).
-struct PocketCache<B> {
-    /// Key and result: 0 free slot, 1 pockets fine, 2 a pocket that cannot be filled.
-    keys: Vec<(B, u8)>,
-    shift: u32,
-}
-
-impl<B: CellBits> PocketCache<B> {
-    fn new(log2: u32) -> Self {
-        PocketCache { keys: vec![(B::empty(), 0); 1 << log2], shift: 64 - log2 }
-    }
-    #[inline]
-    fn check(&mut self, t: &Fast<B>, occ: B, open: B) -> bool {
-        let key = occ & !open;
-        let slot = (key.digest().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize;
-        let e = &mut self.keys[slot];
-        if e.1 == 0 || e.0 != key {
-            *e = (key, if t.pockets_ok(occ, open) { 1 } else { 2 });
-        }
-        e.1 == 1
-    }
+/// The hash of a dead-state key.
+#[inline]
+fn state_hash<B: CellBits>(occ: B, used: u64) -> u64 {
+    occ.digest() ^ used.wrapping_mul(0xff51_afd7_ed55_8ccd)
 }
 
 impl<B: CellBits> Engine for Fast<B> {
@@ -431,10 +415,13 @@ struct Run<'a, B> {
     counts: [u32; MAX_TYPES],
     /// Bit `t` set iff type `t` has copies left.
     avail: u64,
-    /// Packed copies used per type, the key of [`DeadStates`] (0 if counts do not pack).
+    /// Packed copies used per type, the key of [`Memo`] (0 if counts do not pack).
     used: u64,
-    dead: Option<DeadStates<B>>,
-    pockets: PocketCache<B>,
+    /// States known to hold no tiling (when copies used pack into a word): occupancy to
+    /// `used + 1`, in a slot chosen by both.
+    dead: Option<Memo<B, u64>>,
+    /// Pocket-check results by the occupancy of the lines that are not open: 1 fine, 2 not.
+    pockets: Memo<B, u8>,
     stack: Vec<u32>,
     /// The candidates of every node on the current path, stacked: a node writes its own from
     /// `top` on and moves `top` past them while its children run.
@@ -461,8 +448,8 @@ impl<'a, B: CellBits> Run<'a, B> {
             counts: [0; MAX_TYPES],
             avail: 0,
             used: 0,
-            dead: (remember_dead && t.packs).then(|| DeadStates::new(log2)),
-            pockets: PocketCache::new(if remember_dead { 14 } else { 1 }),
+            dead: (remember_dead && t.packs).then(|| Memo::new(log2)),
+            pockets: Memo::new(if remember_dead { 14 } else { 1 }),
             stack: Vec::new(),
             cand: vec![0; depth * widest + widest],
             top: 0,
@@ -527,7 +514,9 @@ impl<'a, B: CellBits> Run<'a, B> {
         let Some(n) = self.write_candidates(occ) else { return self.found(visit) };
         let t = self.t;
         // Prune: nothing fits, the state is known dead, or a pocket cannot be filled.
-        if n == 0 || self.dead.as_ref().is_some_and(|d| d.contains(occ, self.used)) || !self.pockets.check(t, occ, open)
+        if n == 0
+            || self.dead.as_ref().is_some_and(|d| d.get(occ, state_hash(occ, self.used)) == Some(self.used + 1))
+            || !self.pockets_ok(occ, open)
         {
             return ControlFlow::Continue(());
         }
@@ -581,9 +570,22 @@ impl<'a, B: CellBits> Run<'a, B> {
             && self.found == found_before
             && let Some(d) = self.dead.as_mut()
         {
-            d.insert(occ, self.used);
+            d.put(occ, state_hash(occ, self.used), self.used + 1);
         }
         flow
+    }
+
+    /// The pocket check, through the cache.
+    #[inline]
+    fn pockets_ok(&mut self, occ: B, open: B) -> bool {
+        let key = occ & !open;
+        let hash = key.digest();
+        let result = self.pockets.get(key, hash).unwrap_or_else(|| {
+            let r = if self.t.pockets_ok(occ, open) { 1 } else { 2 };
+            self.pockets.put(key, hash, r);
+            r
+        });
+        result == 1
     }
 
     fn found(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> ControlFlow<StopReason> {
