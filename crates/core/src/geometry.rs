@@ -230,10 +230,18 @@ pub fn placements(
     index_of: impl Fn(Coord) -> Option<usize>,
 ) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
+    let mut cells = Vec::new();
     for o in orientations {
         for &anchor in board {
-            if let Some(cells) = o.cells.iter().map(|&c| index_of(c.add(anchor))).collect() {
-                out.push(cells);
+            cells.clear();
+            for &c in &o.cells {
+                match index_of(c.add(anchor)) {
+                    Some(k) => cells.push(k),
+                    None => break,
+                }
+            }
+            if cells.len() == o.cells.len() {
+                out.push(cells.clone());
             }
         }
     }

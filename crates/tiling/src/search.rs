@@ -178,6 +178,8 @@ impl<B: CellBits> Fast<B> {
             self.entries.push(Entry { open, unit: units[ty], ty: ty as u8 });
             self.ids.push(id);
         }
+        // Spare entries, so that candidate scans may read in chunks of four.
+        self.masks.extend([!B::empty(); 3]);
         for table in self.hope.chunks_mut(256) {
             for bit in 0..8 {
                 for byte in 0..256 {
@@ -451,7 +453,7 @@ impl<'a, B: CellBits> Run<'a, B> {
             dead: (remember_dead && t.packs).then(|| Memo::new(log2)),
             pockets: Memo::new(if remember_dead { 14 } else { 1 }),
             stack: Vec::new(),
-            cand: vec![0; depth * widest + widest],
+            cand: vec![0; depth * widest + widest + 4],
             top: 0,
             ids: Vec::new(),
             nodes: 0,
@@ -483,16 +485,21 @@ impl<'a, B: CellBits> Run<'a, B> {
             return Some(0);
         }
         let row = &t.ranges[f * t.n_types..(f + 1) * t.n_types];
-        let out = &mut self.cand[self.top..self.top + t.per_bit[f] as usize];
+        let out = &mut self.cand[self.top..self.top + t.per_bit[f] as usize + 4];
         let mut n = 0;
         // Hot loop: every type with copies left, every placement of it at the first free cell;
         // the index is written unconditionally and kept if the placement fits (no branch).
         while types != 0 {
             let (a, b) = row[types.trailing_zeros() as usize];
             types &= types - 1;
-            for (i, m) in t.masks[a as usize..b as usize].iter().enumerate() {
-                out[n] = a + i as u32;
-                n += usize::from(!m.intersects(occ));
+            // In chunks of four (the mask array has three spare entries at its end), so the
+            // loop runs 1, 2 or 3 times rather than 1 to 12: fewer mispredicted exits.
+            let (a, b) = (a as usize, b as usize);
+            for base in (a..b).step_by(4) {
+                for (i, m) in t.masks[base..base + 4].iter().enumerate() {
+                    out[n] = (base + i) as u32;
+                    n += usize::from((base + i < b) & !m.intersects(occ));
+                }
             }
         }
         Some(n)
