@@ -56,15 +56,49 @@ const RESTART_NODES: u64 = 20_000;
 /// Log2 of the largest number of dead-state entries per search.
 const DEAD_LOG2: u32 = 20;
 
-/// One placement as the search sees it once chosen (its mask is kept apart, in the array that
-/// the candidate scan reads).
-#[derive(Copy, Clone, Debug)]
-struct Entry<B> {
-    /// The lines after the placement's last line: still open after placing it.
-    open: B,
-    /// What placing it adds to the packed count of copies used.
-    unit: u64,
-    ty: u8,
+/// Per-cell type sets, in 16-bit words when there are at most 16 piece types (a quarter of the
+/// cache footprint: these tables are read at every node).
+enum TypeSets {
+    Narrow(Vec<u16>),
+    Wide(Vec<u64>),
+}
+
+impl TypeSets {
+    fn new(n_types: usize, len: usize) -> Self {
+        if n_types <= 16 { TypeSets::Narrow(vec![0; len]) } else { TypeSets::Wide(vec![0; len]) }
+    }
+    #[inline]
+    fn get(&self, i: usize) -> u64 {
+        match self {
+            TypeSets::Narrow(v) => u64::from(v[i]),
+            TypeSets::Wide(v) => v[i],
+        }
+    }
+    fn add(&mut self, i: usize, ty: usize) {
+        match self {
+            TypeSets::Narrow(v) => v[i] |= 1 << ty,
+            TypeSets::Wide(v) => v[i] |= 1 << ty,
+        }
+    }
+    /// Makes every 256-entry block hold, at `byte`, the union over the supersets of `byte`.
+    fn spread_to_subsets(&mut self) {
+        match self {
+            TypeSets::Narrow(v) => v.chunks_mut(256).for_each(spread_to_subsets),
+            TypeSets::Wide(v) => v.chunks_mut(256).for_each(spread_to_subsets),
+        }
+    }
+}
+
+/// Makes `table[byte]` hold the union of `table[b]` over every `b` that contains `byte`.
+fn spread_to_subsets<T: Copy + std::ops::BitOrAssign>(table: &mut [T]) {
+    for bit in 0..8 {
+        for byte in 0..256 {
+            if byte & 1 << bit == 0 {
+                let above = table[byte | 1 << bit];
+                table[byte] |= above;
+            }
+        }
+    }
 }
 
 /// The fast engine's tables for one cell-set representation `B`.
@@ -80,14 +114,20 @@ pub(crate) struct Fast<B> {
     /// `hope[bit * 256 + byte]`: the types with a placement filed under `bit` that misses every
     /// occupied cell of `byte`, the occupancy of the 8 bits after `bit`. One lookup rules out
     /// most dead ends and most types before any placement is tried.
-    hope: Vec<u64>,
+    hope: TypeSets,
     /// `expired[bit]`: the types with no placement filed at `bit` or later. A node whose first
     /// free cell is `bit` and that still has copies of one of them is dead.
     expired: Vec<u64>,
-    entries: Vec<Entry<B>>,
-    /// Plan placement index of each entry.
+    /// Piece type of each placement.
+    ty: Vec<u8>,
+    /// Plan placement index of each placement.
     ids: Vec<u32>,
+    /// `open_after[bit]`: the lines after the line of `bit`. A placement whose last bit is `bit`
+    /// leaves them open.
+    open_after: Vec<B>,
     counts: Vec<u32>,
+    /// What one more copy of each type adds to the packed count of copies used.
+    units: [u64; MAX_TYPES],
     /// Whether the copies used pack into 64 bits (one field per type), keying [`Memo`].
     packs: bool,
     /// Flood steps: `(k, bits whose neighbour is k bits higher)`; unused entries hold no bits.
@@ -110,11 +150,15 @@ impl<B: CellBits> Fast<B> {
             ranges: vec![(0, 0); plan.nbits.max(1) * plan.types.len()],
             per_bit: vec![0; plan.nbits.max(1)],
             masks: Vec::new(),
-            hope: vec![0; plan.nbits.max(1) * 512],
+            hope: TypeSets::new(plan.types.len(), plan.nbits.max(1) * 512),
             expired: vec![0; plan.nbits.max(1)],
-            entries: Vec::new(),
+            ty: Vec::new(),
             ids: Vec::new(),
+            open_after: (0..plan.nbits.max(1))
+                .map(|b| !B::below((b / plan.line.max(1) + 1) * plan.line.max(1)))
+                .collect(),
             counts,
+            units: [0; MAX_TYPES],
             packs: units.is_some(),
             up: [(0, B::empty()); STEPS],
             down: [(0, B::empty()); STEPS],
@@ -131,12 +175,15 @@ impl<B: CellBits> Fast<B> {
                 down += 1;
             }
         }
-        f.file_placements(plan, &units.unwrap_or_else(|| vec![0; plan.types.len()]));
+        for (u, x) in f.units.iter_mut().zip(units.unwrap_or_default()) {
+            *u = x;
+        }
+        f.file_placements(plan);
         f
     }
 
     /// Keeps the placements worth trying and files them by lowest bit and type.
-    fn file_placements(&mut self, plan: &Plan, units: &[u64]) {
+    fn file_placements(&mut self, plan: &Plan) {
         let line = plan.line.max(1);
         let restricted = plan.restriction.as_ref().map(|r| r.ty);
         let mut kept = Vec::new();
@@ -161,7 +208,7 @@ impl<B: CellBits> Fast<B> {
             *expired = (0..self.n_types).filter(|&ty| last[ty].is_none_or(|l| l < bit)).fold(0, |m, ty| m | 1 << ty);
         }
         for (low, ty, mask, id) in kept {
-            let i = self.entries.len() as u32;
+            let i = self.masks.len() as u32;
             let r = &mut self.ranges[low * self.n_types + ty];
             if r.0 == r.1 {
                 *r = (i, i);
@@ -170,32 +217,24 @@ impl<B: CellBits> Fast<B> {
             self.per_bit[low] += 1;
             // A placement misses the occupied cells of `byte` iff `byte` is a subset of the
             // complement of its own cells there: mark the complement, spread to subsets below.
-            self.hope[low * 512 + usize::from(!mask.byte_at(low + 1))] |= 1 << ty;
-            self.hope[low * 512 + 256 + usize::from(!mask.byte_at(low + 9))] |= 1 << ty;
-            let last_line = mask.highest().unwrap_or(0) / line;
-            let open = !B::below((last_line + 1) * line);
+            self.hope.add(low * 512 + usize::from(!mask.byte_at(low + 1)), ty);
+            self.hope.add(low * 512 + 256 + usize::from(!mask.byte_at(low + 9)), ty);
             self.masks.push(mask);
-            self.entries.push(Entry { open, unit: units[ty], ty: ty as u8 });
+            self.ty.push(ty as u8);
             self.ids.push(id);
         }
         // Spare entries, so that candidate scans may read in chunks of four.
         self.masks.extend([!B::empty(); 3]);
-        for table in self.hope.chunks_mut(256) {
-            for bit in 0..8 {
-                for byte in 0..256 {
-                    if byte & 1 << bit == 0 {
-                        table[byte] |= table[byte | 1 << bit];
-                    }
-                }
-            }
-        }
+        self.hope.spread_to_subsets();
     }
 
     /// The types of `avail` that may have a placement fitting at `f` (necessary, not sufficient).
     #[inline]
     fn hopeful(&self, f: usize, occ: B, avail: u64) -> u64 {
-        let hope = &self.hope[f * 512..f * 512 + 512];
-        avail & hope[usize::from(occ.byte_at(f + 1))] & hope[256 + usize::from(occ.byte_at(f + 9))]
+        let base = f * 512;
+        avail
+            & self.hope.get(base + usize::from(occ.byte_at(f + 1)))
+            & self.hope.get(base + 256 + usize::from(occ.byte_at(f + 9)))
     }
 
     /// One flood step: `set` and its neighbours (a fixed number of steps, so the loops unroll).
@@ -253,10 +292,10 @@ impl<B: CellBits> Fast<B> {
     fn replay(&self, prefix: &[u32]) -> (B, B, Vec<u32>) {
         let (mut occ, mut open, mut counts) = (self.start, !B::empty(), self.counts.clone());
         for &i in prefix {
-            let e = &self.entries[i as usize];
-            occ |= self.masks[i as usize];
-            open &= e.open;
-            counts[e.ty as usize] -= 1;
+            let (i, m) = (i as usize, self.masks[i as usize]);
+            occ |= m;
+            open &= self.open_after[m.highest().unwrap_or(0)];
+            counts[usize::from(self.ty[i])] -= 1;
         }
         (occ, open, counts)
     }
@@ -444,7 +483,7 @@ impl<'a, B: CellBits> Run<'a, B> {
         let depth = t.counts.iter().map(|&c| c as usize).sum::<usize>() + 1;
         let widest = t.per_bit.iter().copied().max().unwrap_or(0) as usize;
         // A dead-state table in proportion to the puzzle, within 2^10..2^20 entries.
-        let log2 = (t.entries.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2);
+        let log2 = (t.masks.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2);
         let mut run = Run {
             t,
             counts: [0; MAX_TYPES],
@@ -469,7 +508,7 @@ impl<'a, B: CellBits> Run<'a, B> {
         self.counts = [0; MAX_TYPES];
         self.counts[..counts.len()].copy_from_slice(counts);
         self.avail = (0..counts.len()).filter(|&k| counts[k] > 0).fold(0u64, |a, k| a | 1 << k);
-        self.used = stack.iter().map(|&i| self.t.entries[i as usize].unit).sum();
+        self.used = stack.iter().map(|&i| self.t.units[usize::from(self.t.ty[i as usize]) % MAX_TYPES]).sum();
         self.stack = stack;
         self.top = 0;
     }
@@ -542,13 +581,12 @@ impl<'a, B: CellBits> Run<'a, B> {
         let mut flow = ControlFlow::Continue(());
         for k in base..base + n {
             let i = self.cand[k];
-            let e = t.entries[i as usize];
-            let ty = usize::from(e.ty) % MAX_TYPES;
+            let (ty, mask) = (usize::from(t.ty[i as usize]) % MAX_TYPES, t.masks[i as usize]);
             self.counts[ty] -= 1;
             if self.counts[ty] == 0 {
                 self.avail ^= 1 << ty;
             }
-            let next = occ | t.masks[i as usize];
+            let next = occ | mask;
             if let Some(f) = (!next).lowest()
                 && t.hopeful(f, next, self.avail) == 0
             {
@@ -559,11 +597,12 @@ impl<'a, B: CellBits> Run<'a, B> {
                 self.counts[ty] += 1;
                 continue;
             }
-            self.used += e.unit;
+            let unit = t.units[ty];
+            self.used += unit;
             self.stack.push(i);
-            flow = self.dfs(next, open & e.open, visit, budget);
+            flow = self.dfs(next, open & t.open_after[mask.highest().unwrap_or(0)], visit, budget);
             self.stack.pop();
-            self.used -= e.unit;
+            self.used -= unit;
             if self.counts[ty] == 0 {
                 self.avail ^= 1 << ty;
             }
