@@ -1,14 +1,20 @@
 //! Options and helpers shared by every game's commands.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, IsTerminal, Read, Write};
+use std::io::{BufReader, BufWriter, Write};
 use std::path::Path;
+use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use tessera_core::eval::{Record, Shard, read_records};
+use tessera_core::eval::{Record, Shard, merge_records};
 use tessera_core::rng::fresh_seed;
+use tessera_core::runtime::Outcome;
+
+/// Exit status of a search stopped before it finished (time budget or Ctrl-C): its output is a
+/// partial answer.
+pub const STOPPED_EARLY: u8 = 3;
 
 /// `--threads`.
 #[derive(Debug, Clone, Args)]
@@ -46,7 +52,7 @@ impl SeedArg {
 #[derive(Debug, Clone, Args)]
 pub struct BudgetArg {
     /// Time limit in milliseconds [default: none].
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = at_least_one)]
     pub budget_ms: Option<u64>,
 }
 
@@ -61,13 +67,14 @@ impl BudgetArg {
 #[derive(Debug, Clone, Args)]
 pub struct ShardArgs {
     /// Run only shard I of N (1-based): the jobs whose index is I-1 modulo N.
-    #[arg(long, value_name = "I/N", default_value = "1/1")]
+    #[arg(long, value_name = "I/N", default_value = "1/1", conflicts_with = "merge")]
     pub shard: Shard,
-    /// Also write every job's result as a JSON line to FILE (`-`: stdout).
-    #[arg(long, value_name = "FILE")]
+    /// Also write every job's result as a JSON line to FILE (`-`: stdout, the summary then goes
+    /// to stderr).
+    #[arg(long, value_name = "FILE", conflicts_with = "merge")]
     pub jsonl: Option<String>,
     /// Do not run anything: summarise the JSON lines of earlier runs (shards) instead.
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "jsonl")]
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "seed")]
     pub merge: Vec<String>,
 }
 
@@ -84,36 +91,59 @@ impl ShardArgs {
         }
     }
 
-    /// Reads and merges the records of `--merge` files.
+    /// Reads and merges the records of `--merge` files; warns on stderr about missing jobs.
     pub fn merged<R: serde::de::DeserializeOwned>(&self) -> Result<Vec<Record<R>>> {
-        let mut all = Vec::new();
+        let mut sources = Vec::new();
         for path in &self.merge {
-            let mut text = String::new();
-            open(path)?.read_to_string(&mut text).with_context(|| format!("cannot read {path}"))?;
-            all.extend_from_slice(text.as_bytes());
-            all.push(b'\n');
+            if Path::new(path).is_dir() {
+                bail!("cannot read {path}: it is a directory");
+            }
+            let f = File::open(path).with_context(|| format!("cannot open {path}"))?;
+            sources.push((path.clone(), BufReader::new(f)));
         }
-        read_records(&all[..]).map_err(|e| anyhow::anyhow!("{e}"))
+        let merged = merge_records(sources).map_err(anyhow::Error::msg)?;
+        if merged.missing_count > 0 {
+            let listed: Vec<String> = merged.missing.iter().take(10).map(u64::to_string).collect();
+            let more = if merged.missing_count > 10 { ", ..." } else { "" };
+            eprintln!(
+                "warning: {} of {} jobs have no record (jobs {}{more}): a shard is missing?",
+                merged.missing_count,
+                merged.of,
+                listed.join(", ")
+            );
+        }
+        Ok(merged.records)
     }
 }
 
-/// Opens a file for reading, `-` meaning stdin.
-pub fn open(path: &str) -> Result<Box<dyn Read>> {
-    if path == "-" {
-        if std::io::stdin().is_terminal() {
-            eprintln!("reading from stdin (end with Ctrl-D)");
-        }
-        return Ok(Box::new(std::io::stdin()));
+/// Parses a count of at least one.
+pub fn at_least_one(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{s:?} is not a whole number of at least 1")),
     }
-    let f = File::open(path).with_context(|| format!("cannot open {path}"))?;
-    Ok(Box::new(BufReader::new(f)))
 }
 
-/// Reads a whole text file (`-`: stdin).
-pub fn read_text(path: &str) -> Result<String> {
-    let mut s = String::new();
-    open(path)?.read_to_string(&mut s).with_context(|| format!("cannot read {path} as UTF-8 text"))?;
-    Ok(s)
+/// Writes text to stdout. A closed stdout (`| head`) comes back as an error that `main` ends
+/// quietly.
+pub fn emit(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes a value as one line of JSON on stdout.
+pub fn emit_json(value: &impl serde::Serialize) -> Result<()> {
+    emit(&format!("{}\n", serde_json::to_string(value)?))
+}
+
+/// Says why a search stopped early and gives the exit status for it.
+pub fn stopped_early(outcome: Outcome) -> ExitCode {
+    if let Outcome::Stopped(reason) = outcome {
+        eprintln!("note: stopped early ({reason}): the answer is partial");
+    }
+    ExitCode::from(STOPPED_EARLY)
 }
 
 /// Writes `text` to `path`, naming the path in errors.
@@ -122,10 +152,4 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
         bail!("empty output path");
     }
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// Prints a value as one line of JSON on stdout.
-pub fn print_json(value: &impl serde::Serialize) -> Result<()> {
-    println!("{}", serde_json::to_string(value)?);
-    Ok(())
 }

@@ -4,21 +4,25 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use anyhow::{Result, bail};
+use clap::{Args, Subcommand};
 use tessera_core::eval::EvalRun;
 use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Verdict};
 use tessera_core::svg::board_svg;
+use tessera_core::tour::plural;
 use tessera_tiling::eval::{EvalConfig, JobResult, run_job, summarise};
+use tessera_tiling::library::{self, OpenError};
 use tessera_tiling::random::{RandomSpec, planted};
 use tessera_tiling::report::{CountReport, PuzzleInfo, SolutionJson, list_builtin};
-use tessera_tiling::{EngineKind, Puzzle, Solution, Tiler, builtin, builtin_names, library, meteor};
+use tessera_tiling::{EngineKind, Puzzle, Solution, Tiler, meteor};
 
-use crate::common::{BudgetArg, SeedArg, ShardArgs, ThreadsArg, print_json, read_text, write_file};
+use crate::common::{
+    BudgetArg, SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, stopped_early, write_file,
+};
 
 /// `tessera meteor`.
 #[derive(Debug, Args)]
@@ -26,16 +30,9 @@ pub struct MeteorArgs {
     /// Stop after this many solutions (the benchmark passes 2098: all of them).
     #[arg(default_value_t = 2098, value_parser = at_least_one)]
     pub n: u64,
-    /// Worker threads.
+    /// Worker threads [default: 1, like the benchmark].
     #[arg(long, short = 'j', value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: u64,
-}
-
-fn at_least_one(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("{s:?} is not a count of at least 1")),
-    }
 }
 
 /// `tessera tiling`.
@@ -56,12 +53,12 @@ pub enum TilingCommand {
     Eval(EvalArgs),
 }
 
-/// What `solve` should do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Mode {
-    Count,
-    All,
-    First,
+/// `--engine`.
+#[derive(Debug, Clone, Args)]
+pub struct EngineArg {
+    /// Search engine: auto, fast, or dlx (generic dancing links).
+    #[arg(long, default_value = "auto")]
+    engine: EngineKind,
 }
 
 /// `tessera tiling solve`.
@@ -72,7 +69,7 @@ pub struct SolveArgs {
     /// Count all tilings, and those distinct up to symmetry (the default).
     #[arg(long, group = "mode")]
     count: bool,
-    /// List every tiling.
+    /// List every tiling (in a fixed order, on one thread).
     #[arg(long, group = "mode")]
     all: bool,
     /// Find one tiling.
@@ -84,13 +81,12 @@ pub struct SolveArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
-    /// Write the first tiling found as an SVG picture.
+    /// Write a tiling (the first found) as an SVG picture.
     #[arg(long, value_name = "OUT")]
     svg: Option<PathBuf>,
-    /// Search engine: auto, fast, or dlx (generic dancing links).
-    #[arg(long, default_value = "auto")]
-    engine: EngineKind,
-    /// Seed of the random restarts of --first (and of --svg's search) on large puzzles.
+    #[command(flatten)]
+    engine: EngineArg,
+    /// Seed of the random restarts of --first on hard puzzles.
     #[arg(long, value_name = "S", default_value_t = 0)]
     seed: u64,
     #[command(flatten)]
@@ -103,8 +99,8 @@ pub struct SolveArgs {
 #[derive(Debug, Clone, Args)]
 pub struct ShapeArgs {
     /// Lattice: square or hex.
-    #[arg(long, default_value = "square", value_parser = ["square", "hex"])]
-    lattice: String,
+    #[arg(long, default_value = "square")]
+    lattice: Lattice,
     /// Board width.
     #[arg(long, default_value_t = 6)]
     width: u32,
@@ -127,9 +123,8 @@ pub struct ShapeArgs {
 
 impl ShapeArgs {
     fn spec(&self) -> Result<RandomSpec> {
-        let lattice = if self.lattice == "hex" { Lattice::Hex } else { Lattice::Square };
         let spec = RandomSpec {
-            lattice,
+            lattice: self.lattice,
             width: self.width,
             height: self.height,
             holes: self.holes,
@@ -155,18 +150,17 @@ pub struct RandomArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// Number of random puzzles (across all shards).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = at_least_one, conflicts_with = "merge")]
     puzzles: u64,
     #[command(flatten)]
     shape: ShapeArgs,
     /// Count every tiling of each puzzle instead of finding one.
     #[arg(long)]
     count: bool,
-    /// Search engine: auto, fast, or dlx.
-    #[arg(long, default_value = "auto")]
-    engine: EngineKind,
+    #[command(flatten)]
+    engine: EngineArg,
     /// Time limit per puzzle in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = at_least_one)]
     budget_ms: u64,
     /// Print the summary as JSON.
     #[arg(long)]
@@ -184,41 +178,32 @@ pub fn run(cmd: TilingCommand) -> Result<ExitCode> {
     match cmd {
         TilingCommand::Solve(args) => solve(&args),
         TilingCommand::List => {
-            print!("{}", list_builtin());
+            emit(&list_builtin())?;
             Ok(ExitCode::SUCCESS)
         }
         TilingCommand::Show { name } => {
-            let Some(text) = library::builtin_text(&name) else {
-                bail!("no built-in puzzle {name:?} (built in: {})", builtin_names().collect::<Vec<_>>().join(", "));
-            };
-            print!("{text}");
+            let Some(text) = library::builtin_text(&name) else { bail!(OpenError::NotFound(name)) };
+            emit(text)?;
             Ok(ExitCode::SUCCESS)
         }
-        TilingCommand::Random(args) => random(&args),
+        TilingCommand::Random(args) => {
+            let spec = args.shape.spec()?;
+            let seed = args.seed.get();
+            let p = planted(&spec, &format!("random-{seed}"), &mut Rng64::seed(seed)).map_err(anyhow::Error::msg)?;
+            emit(&p.to_text())?;
+            Ok(ExitCode::SUCCESS)
+        }
         TilingCommand::Eval(args) => eval(&args),
     }
 }
 
-/// Loads a puzzle from a file, stdin, or the built-in library.
-fn load(source: &str) -> Result<Puzzle> {
-    if source != "-" && !std::path::Path::new(source).exists() {
-        if let Some(p) = builtin(source) {
-            return Ok(p);
-        }
-        bail!(
-            "no file {source:?}, and no built-in puzzle of that name (built in: {})",
-            builtin_names().collect::<Vec<_>>().join(", ")
-        );
-    }
-    let text = read_text(source)?;
-    Puzzle::parse(&text).with_context(|| format!("{source}: malformed puzzle"))
-}
-
 fn solve(args: &SolveArgs) -> Result<ExitCode> {
-    let puzzle = load(&args.puzzle)?;
-    let tiler = Tiler::with_engine(&puzzle, args.engine)?;
-    let threads = args.threads.get();
+    let start = Instant::now();
+    // The budget covers building the tables too.
     let budget = Budget::unlimited().with_time_opt(args.budget.get());
+    let puzzle = library::open(&args.puzzle)?;
+    let tiler = Tiler::with_engine(&puzzle, args.engine.engine)?;
+    let threads = args.threads.get();
     if !tiler.plan().areas_match() {
         eprintln!(
             "note: the pieces cover {} cells but the board has {}: there is no tiling",
@@ -226,99 +211,77 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
             puzzle.board.len()
         );
     }
-    let mode = if args.all {
-        Mode::All
+    let (outcome, sample, mismatch) = if args.all {
+        list_all(args, &puzzle, &tiler, &budget)?
     } else if args.first {
-        Mode::First
-    } else {
-        Mode::Count
-    };
-    let mut first = None;
-    let code = match mode {
-        Mode::Count => {
-            let counts = tiler.count(threads, &budget);
-            let report = CountReport::new(&puzzle, &tiler, &counts, threads);
-            if args.json {
-                print_json(&report)?;
-            } else {
-                print!("{report}");
-            }
-            if let Some(m) = report.mismatch() {
-                eprintln!("error: {m}");
-                return Ok(ExitCode::FAILURE);
-            }
-            if args.svg.is_some() {
-                first = tiler.first(threads, args.seed, &budget).solution();
-            }
-            ExitCode::SUCCESS
-        }
-        Mode::First => {
-            let start = Instant::now();
-            let verdict = tiler.first(threads, args.seed, &budget);
-            let seconds = start.elapsed().as_secs_f64();
-            let (status, sol) = match verdict {
-                Verdict::Feasible(s) | Verdict::Optimal(s) => ("found", Some(s)),
-                Verdict::Infeasible => ("none", None),
-                Verdict::Unknown(_) => ("unknown", None),
+        let verdict = tiler.first(threads, args.seed, &budget);
+        let seconds = start.elapsed().as_secs_f64();
+        let (status, outcome) = match &verdict {
+            Verdict::Feasible(_) | Verdict::Optimal(_) => ("found", Outcome::Complete),
+            Verdict::Infeasible => ("none", Outcome::Complete),
+            Verdict::Unknown(r) => ("unknown", Outcome::Stopped(*r)),
+        };
+        let sol = verdict.solution();
+        let info = PuzzleInfo::new(&puzzle, &tiler);
+        if args.json {
+            let solution = sol.as_ref().map(|s| SolutionJson::new(&tiler, s));
+            let json = serde_json::json!({
+                "puzzle": info, "status": status, "solution": solution, "seconds": seconds, "seed": args.seed, "threads": threads
+            });
+            emit_json(&json)?;
+        } else {
+            let found = match &sol {
+                Some(s) => tiler.draw(s),
+                None if status == "none" => "no tiling exists\n".into(),
+                None => "no tiling found before the search was stopped\n".into(),
             };
-            if args.json {
-                let solution = sol.as_ref().map(|s| SolutionJson::new(&tiler, s));
-                let info = PuzzleInfo::new(&puzzle, &tiler);
-                let json = serde_json::json!({
-                    "puzzle": info, "status": status, "solution": solution, "seconds": seconds, "seed": args.seed, "threads": threads
-                });
-                print_json(&json)?;
-            } else {
-                println!("{}", PuzzleInfo::new(&puzzle, &tiler));
-                match &sol {
-                    Some(s) => print!("{}", tiler.draw(s)),
-                    None if status == "none" => println!("no tiling exists"),
-                    None => println!("no tiling found before the search was stopped"),
-                }
-                println!(
-                    "time: {seconds:.3} s on {threads} thread{} (seed {})",
-                    if threads == 1 { "" } else { "s" },
-                    args.seed
-                );
-            }
-            first = sol;
-            ExitCode::SUCCESS
+            let time =
+                format!("{seconds:.3} s on {} (seed {})", plural(threads as u64, "thread", "threads"), args.seed);
+            emit(&format!("{info}\n{found}time: {time}\n"))?;
         }
-        Mode::All => list_all(args, &puzzle, &tiler, &budget, &mut first)?,
+        (outcome, sol, None)
+    } else {
+        let (counts, sample) = tiler.count_with_sample(threads, &budget);
+        let report = CountReport::new(&puzzle, &tiler, &counts, threads);
+        if args.json {
+            emit_json(&report)?
+        } else {
+            emit(&report.to_string())?
+        }
+        (counts.outcome, sample, report.mismatch())
     };
     if let Some(path) = &args.svg {
-        match &first {
+        match &sample {
             Some(s) => write_file(path, &board_svg(puzzle.lattice, &tiler.labelled_cells(s), &puzzle.name))?,
             None => eprintln!("note: no tiling found, so no SVG was written"),
         }
     }
-    Ok(code)
+    if let Some(m) = mismatch {
+        bail!(m);
+    }
+    Ok(if outcome.is_complete() { ExitCode::SUCCESS } else { stopped_early(outcome) })
 }
 
 /// `--all`: streams every tiling (text: drawings separated by blank lines; JSON: one document
-/// written as it goes).
+/// written as it goes). Returns the outcome, the first tiling, and a mismatch with the puzzle's
+/// stated counts if the listing is complete.
 fn list_all(
     args: &SolveArgs,
     puzzle: &Puzzle,
     tiler: &Tiler,
     budget: &Budget,
-    first: &mut Option<Solution>,
-) -> Result<ExitCode> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+) -> Result<(Outcome, Option<Solution>, Option<String>)> {
+    let mut out = std::io::BufWriter::new(std::io::stdout());
     let info = PuzzleInfo::new(puzzle, tiler);
     if args.json {
         write!(out, "{{\"puzzle\":{},\"solutions\":[", serde_json::to_string(&info)?)?;
     } else {
         writeln!(out, "{info}")?;
     }
-    let mut n = 0u64;
-    let mut io_error = None;
+    let (mut n, mut first, mut error) = (0u64, None, None);
     let outcome = tiler.for_each(budget, args.distinct, |s| {
         n += 1;
-        if first.is_none() {
-            *first = Some(s.clone());
-        }
+        first.get_or_insert_with(|| s.clone());
         let written = if args.json {
             let sep = if n == 1 { "" } else { "," };
             serde_json::to_string(&SolutionJson::new(tiler, s))
@@ -327,19 +290,15 @@ fn list_all(
         } else {
             write!(out, "\n{}", tiler.draw(s))
         };
-        match written {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                io_error = Some(e);
+        written.map_or_else(
+            |e| {
+                error = Some(e);
                 ControlFlow::Break(())
-            }
-        }
+            },
+            |()| ControlFlow::Continue(()),
+        )
     });
-    if let Some(e) = io_error {
-        // A closed pipe (`| head`) is not an error worth a message.
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            return Ok(ExitCode::SUCCESS);
-        }
+    if let Some(e) = error {
         return Err(e.into());
     }
     let complete = outcome == Outcome::Complete;
@@ -350,21 +309,10 @@ fn list_all(
         writeln!(out, "\n{n} {what}{}", if complete { "" } else { " (incomplete: the search was stopped)" })?;
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn random(args: &RandomArgs) -> Result<ExitCode> {
-    let spec = args.shape.spec()?;
-    let seed = args.seed.get();
-    let p = planted(&spec, &format!("random-{seed}"), &mut Rng64::seed(seed)).map_err(anyhow::Error::msg)?;
-    println!("# A random puzzle (seed {seed}). Its planted tiling:");
-    let drawing =
-        tessera_tiling::puzzle::draw(spec.lattice, p.puzzle.board.iter().zip(&p.labels).map(|(&(c, r), &l)| (c, r, l)));
-    for line in drawing.lines() {
-        println!("#   {line}");
-    }
-    print!("{}", p.puzzle.to_text());
-    Ok(ExitCode::SUCCESS)
+    let stated = if args.distinct { puzzle.expect.distinct } else { puzzle.expect.raw };
+    let mismatch =
+        stated.filter(|&s| complete && s != n).map(|s| format!("listed {n} tilings, but the puzzle states {s}"));
+    Ok((outcome, first, mismatch))
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {
@@ -372,8 +320,8 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
         let cfg = EvalConfig {
             spec: args.shape.spec()?,
             count: args.count,
-            budget: Some(std::time::Duration::from_millis(args.budget_ms)),
-            engine: args.engine,
+            budget: Some(Duration::from_millis(args.budget_ms)),
+            engine: args.engine.engine,
         };
         let run = EvalRun {
             jobs: args.puzzles,
@@ -388,10 +336,12 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
         args.shard.merged::<JobResult>()?
     };
     let summary = summarise(&records);
-    if args.json {
-        print_json(&summary)?;
+    let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
+    // With the job lines on stdout, the summary goes to stderr so that stdout stays mergeable.
+    if args.shard.jsonl.as_deref() == Some("-") {
+        eprint!("{text}");
     } else {
-        print!("{summary}");
+        emit(&text)?;
     }
     Ok(if summary.wrong > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
@@ -400,10 +350,6 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
 pub fn meteor(args: &MeteorArgs) -> Result<ExitCode> {
     let tiler = meteor::tiler();
     let result = meteor::solve(&tiler, args.n, args.threads as usize, &Budget::unlimited());
-    if let Outcome::Stopped(r) = result.outcome {
-        eprintln!("note: stopped early ({r})");
-    }
-    let mut out = std::io::stdout().lock();
-    out.write_all(meteor::render(&result).as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    emit(&meteor::render(&result))?;
+    Ok(if result.outcome.is_complete() { ExitCode::SUCCESS } else { stopped_early(result.outcome) })
 }

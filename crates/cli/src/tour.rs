@@ -6,7 +6,9 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 
-use crate::common::{ThreadsArg, print_json};
+use tessera_core::tour::plural;
+
+use crate::common::{ThreadsArg, emit, emit_json};
 
 /// `tessera tour`.
 #[derive(Debug, Args)]
@@ -23,21 +25,25 @@ pub fn run(args: &TourArgs) -> Result<ExitCode> {
     let threads = args.threads.get();
     let start = Instant::now();
     if !args.json {
-        println!("tessera tour ({threads} thread{})", if threads == 1 { "" } else { "s" });
+        emit(&format!("tessera tour ({})\n", plural(threads as u64, "thread", "threads")))?;
     }
     let mut demos = Vec::new();
     for demo in tessera_tiling::tour(threads) {
         if !args.json {
-            println!("  {demo}");
+            emit(&format!("  {demo}\n"))?;
         }
         demos.push(demo);
     }
     let all_ok = demos.iter().all(|d| d.ok);
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
-        print_json(&serde_json::json!({ "threads": threads, "demos": demos, "ok": all_ok, "seconds": seconds }))?;
+        emit_json(&serde_json::json!({ "threads": threads, "demos": demos, "ok": all_ok, "seconds": seconds }))?;
     } else {
-        println!("{} of {} demonstrations ok in {:.2} s", demos.iter().filter(|d| d.ok).count(), demos.len(), seconds);
+        emit(&format!(
+            "{} of {} demonstrations ok in {seconds:.2} s\n",
+            demos.iter().filter(|d| d.ok).count(),
+            demos.len()
+        ))?;
     }
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

@@ -83,18 +83,9 @@ pub trait CellBits:
     fn intersects(self, other: Self) -> bool {
         !(self & other).is_empty()
     }
-    /// Shift by a signed amount: positive moves cells up.
-    #[inline]
-    fn shift(self, delta: i32) -> Self {
-        if delta >= 0 { self.shl(delta as u32) } else { self.shr(delta.unsigned_abs()) }
-    }
     /// The set of cells `0..n`.
     fn below(n: usize) -> Self {
-        let mut s = Self::empty();
-        for i in 0..n.min(Self::CAPACITY) {
-            s.insert(i);
-        }
-        s
+        if n >= Self::CAPACITY { !Self::empty() } else { (!Self::empty()).shr((Self::CAPACITY - n) as u32) }
     }
     /// Builds a set from cell numbers.
     fn from_cells(cells: impl IntoIterator<Item = usize>) -> Self {
@@ -494,7 +485,7 @@ mod tests {
         assert_eq!(Bitboard::below(3), Bitboard(7));
         assert_eq!(Bitboard::below(64), Bitboard(u64::MAX));
         assert_eq!(Bitboard(1).shl(64), Bitboard(0));
-        assert_eq!(Bitboard(2).shift(-1), Bitboard(1));
+        assert_eq!(Bitboard::below(0), Bitboard(0));
         assert!(format!("{:?}", Bitboard(1)).contains("#......."));
     }
 
@@ -507,13 +498,15 @@ mod tests {
         assert_eq!(b.shr(64).iter().collect::<Vec<_>>(), vec![0, 66]);
         assert_eq!(b.shl(70).iter().collect::<Vec<_>>(), vec![133, 134]);
         assert!(WideBits::<2>::below(128).count() == 128);
+        assert_eq!(WideBits::<2>::below(70).iter().collect::<Vec<_>>(), (0..70).collect::<Vec<_>>());
+        assert!(WideBits::<2>::below(0).is_empty());
         assert!(format!("{b:?}").contains("130"));
     }
 
     #[test]
     fn rowset_fits_and_places() {
         let mut g = RowSet::new(4, 3);
-        let l = [0b1, 0b1, 0b11]; // an L, rows bottom-up as stored
+        let l = [0b1, 0b1, 0b11]; // an L: rows 0, 1, 2 of the shape
         assert!(g.fits(&l, 0, 0));
         assert!(!g.fits(&l, 3, 0), "sticks out on the right");
         assert!(!g.fits(&l, 0, 1), "sticks out at the top");

@@ -2,8 +2,9 @@
 //!
 //! A run of `N` jobs with base seed `S` gives job `i` the seed [`derive_seed`]`(S, i)`, so a job's
 //! result does not depend on the thread or machine that ran it. `--shard I/N` keeps the jobs whose
-//! index is `I - 1` modulo `N`: run every shard anywhere, concatenate their JSON lines, and
-//! [`read_records`] merges them back (duplicates dropped) for the summary.
+//! index is `I - 1` modulo `N`: run every shard anywhere, keep their JSON lines, and
+//! [`merge_records`] puts them back together for the summary (refusing lines of different runs,
+//! dropping duplicates, and listing the jobs still missing).
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::str::FromStr;
@@ -57,11 +58,16 @@ impl std::fmt::Display for Shard {
     }
 }
 
-/// One job's result as written to the JSON lines: the job's index and seed, then its fields.
+/// One job's result as written to the JSON lines: which run and job, the job's seed, then its
+/// fields.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record<R> {
-    /// Job index in `0..N`.
+    /// Job index in `0..of`.
     pub job: u64,
+    /// Jobs in the whole run (all shards).
+    pub of: u64,
+    /// The run's base seed.
+    pub base_seed: u64,
     /// The job's seed.
     pub seed: u64,
     /// What the job produced.
@@ -85,9 +91,10 @@ pub struct EvalRun {
 }
 
 impl EvalRun {
-    /// The job indices of this shard.
-    pub fn my_jobs(&self) -> Vec<u64> {
-        (0..self.jobs).filter(|&j| self.shard.holds(j)).collect()
+    /// Number of jobs in this shard.
+    pub fn shard_jobs(&self) -> u64 {
+        let first = self.shard.index - 1;
+        if self.jobs > first { (self.jobs - first - 1) / self.shard.count + 1 } else { 0 }
     }
 
     /// Runs this shard's jobs on `threads` workers. Each finished job is written at once as a JSON
@@ -100,23 +107,25 @@ impl EvalRun {
         F: Fn(u64, u64) -> R + Sync,
         W: Write + Send + ?Sized,
     {
-        let jobs = self.my_jobs();
-        let progress = Mutex::new(Progress::new(&self.label, jobs.len() as u64));
+        let n = self.shard_jobs();
+        let progress = Mutex::new(Progress::new(&self.label, n));
         let sink = Mutex::new(sink);
         let error = Mutex::new(None);
-        let parts = split_work(&jobs, self.threads, budget, Vec::new, |out, _, &j, _| {
-            let seed = derive_seed(self.seed, j);
-            let record = Record { job: j, seed, result: job(j, seed) };
-            if let Some(w) = lock(&sink).as_mut()
-                && let Err(e) = write_line(w, &record)
-            {
-                *lock(&error) = Some(e);
-                return false;
-            }
-            lock(&progress).tick(1);
-            out.push(record);
-            true
-        });
+        let parts =
+            split_work(usize::try_from(n).unwrap_or(usize::MAX), self.threads, budget, Vec::new, |out, t, _| {
+                let j = self.shard.index - 1 + t as u64 * self.shard.count;
+                let seed = derive_seed(self.seed, j);
+                let record = Record { job: j, of: self.jobs, base_seed: self.seed, seed, result: job(j, seed) };
+                if let Some(w) = lock(&sink).as_mut()
+                    && let Err(e) = write_line(w, &record)
+                {
+                    *lock(&error) = Some(e);
+                    return false;
+                }
+                lock(&progress).tick(1);
+                out.push(record);
+                true
+            });
         lock(&progress).finish();
         if let Some(e) = lock(&error).take() {
             return Err(e);
@@ -137,21 +146,66 @@ fn write_line<R: Serialize, W: Write + ?Sized>(w: &mut W, r: &Record<R>) -> io::
     w.flush()
 }
 
-/// Reads JSON-lines records (from any number of shards, concatenated), keeps the first record of
-/// each job, and returns them in job order. Errors name the line.
-pub fn read_records<R: DeserializeOwned>(reader: impl BufRead) -> Result<Vec<Record<R>>, String> {
+/// Records merged from the JSON lines of any number of shards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged<R> {
+    /// One record per job, in job order.
+    pub records: Vec<Record<R>>,
+    /// Jobs in the whole run.
+    pub of: u64,
+    /// Jobs of the run with no record (at most the first 100 listed).
+    pub missing: Vec<u64>,
+    /// How many jobs have no record.
+    pub missing_count: u64,
+}
+
+/// Merges JSON-lines records from named sources (files, say). All records must come from the
+/// same run (same job count and base seed); a job recorded twice keeps its first record. Errors
+/// name the source and line.
+pub fn merge_records<R: DeserializeOwned>(
+    sources: impl IntoIterator<Item = (String, impl BufRead)>,
+) -> Result<Merged<R>, String> {
     let mut out: Vec<Record<R>> = Vec::new();
-    for (k, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| format!("line {}: {e}", k + 1))?;
-        if line.trim().is_empty() {
-            continue;
+    for (name, reader) in sources {
+        for (k, line) in reader.lines().enumerate() {
+            let at = || format!("{name}:{}", k + 1);
+            let line = line.map_err(|e| format!("{}: {e}", at()))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let r: Record<R> = serde_json::from_str(&line).map_err(|e| format!("{}: {e}", at()))?;
+            if let Some(first) = out.first()
+                && (first.of, first.base_seed) != (r.of, r.base_seed)
+            {
+                return Err(format!(
+                    "{}: a record of another run ({} jobs, seed {}; the first was of {} jobs, seed {})",
+                    at(),
+                    r.of,
+                    r.base_seed,
+                    first.of,
+                    first.base_seed
+                ));
+            }
+            out.push(r);
         }
-        let r: Record<R> = serde_json::from_str(&line).map_err(|e| format!("line {}: {e}", k + 1))?;
-        out.push(r);
     }
+    let Some(of) = out.first().map(|r| r.of) else { return Err("no records to merge".into()) };
     out.sort_by_key(|r| r.job);
     out.dedup_by_key(|r| r.job);
-    Ok(out)
+    let missing_count = of - out.len() as u64;
+    let mut missing = Vec::new();
+    let mut have = out.iter().map(|r| r.job).peekable();
+    for j in 0..of {
+        if missing.len() >= 100 {
+            break;
+        }
+        if have.peek() == Some(&j) {
+            have.next();
+        } else {
+            missing.push(j);
+        }
+    }
+    Ok(Merged { records: out, of, missing, missing_count })
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal (and at most ten times a second).
@@ -248,16 +302,43 @@ mod tests {
         let full = EvalRun { jobs: 10, seed: 3, threads: 2, shard: Shard::default(), label: String::new() };
         let whole = full.run(&Budget::unlimited(), None::<&mut Vec<u8>>, job).unwrap();
         assert_eq!(whole.len(), 10);
-        let mut lines = Vec::new();
+        let mut shards = Vec::new();
         for i in [2, 1] {
+            let mut lines = Vec::new();
             let run = EvalRun { shard: Shard { index: i, count: 2 }, ..full.clone() };
+            assert_eq!(run.shard_jobs(), 5);
             run.run(&Budget::unlimited(), Some(&mut lines), job).unwrap();
+            shards.push((format!("shard{i}"), lines));
         }
-        // A shard run twice must not count twice.
-        let again = lines.clone();
-        lines.extend_from_slice(&again);
-        let merged: Vec<Record<Out>> = read_records(&lines[..]).unwrap();
-        assert_eq!(merged, whole);
-        assert!(read_records::<Out>(&b"{\"job\":1}\nnot json\n"[..]).unwrap_err().starts_with("line 1"));
+        // A shard given twice does not count twice.
+        shards.push(("again".into(), shards[0].1.clone()));
+        let merged: Merged<Out> = merge_records(shards.iter().map(|(n, l)| (n.clone(), &l[..]))).unwrap();
+        assert_eq!(merged.records, whole);
+        assert_eq!(merged.missing_count, 0);
+        // Shard 2 alone (the odd jobs): the even ones are reported missing.
+        let half: Merged<Out> = merge_records([(shards[0].0.clone(), &shards[0].1[..])]).unwrap();
+        assert_eq!((half.missing_count, half.missing.clone()), (5, vec![0, 2, 4, 6, 8]));
+    }
+
+    #[test]
+    fn merge_refuses_bad_lines_and_mixed_runs() {
+        let job = |j: u64, _: u64| Out { v: j };
+        let lines = |seed: u64| {
+            let mut out = Vec::new();
+            let run = EvalRun { jobs: 3, seed, threads: 1, shard: Shard::default(), label: String::new() };
+            run.run(&Budget::unlimited(), Some(&mut out), job).unwrap();
+            out
+        };
+        let (a, b) = (lines(1), lines(2));
+        let e = merge_records::<Out>([("a".to_string(), &a[..]), ("b".to_string(), &b[..])]).unwrap_err();
+        assert!(e.starts_with("b:1: a record of another run"), "{e}");
+        let e = merge_records::<Out>([("x".to_string(), &b"{\"job\":1}\nnot json\n"[..])]).unwrap_err();
+        assert!(e.starts_with("x:1:"), "{e}");
+        assert!(merge_records::<Out>([("e".to_string(), &b""[..])]).is_err());
+        assert_eq!(
+            EvalRun { jobs: 1, seed: 0, threads: 1, shard: Shard { index: 2, count: 3 }, label: String::new() }
+                .shard_jobs(),
+            0
+        );
     }
 }

@@ -114,14 +114,6 @@ impl ExactCover {
         self.options.push(items.to_vec());
         Ok(self.options.len() - 1)
     }
-    /// Number of options.
-    pub fn option_count(&self) -> usize {
-        self.options.len()
-    }
-    /// The items of an option.
-    pub fn option(&self, k: usize) -> &[usize] {
-        &self.options[k]
-    }
 
     /// Visits every solution (as the sorted list of its option indices) until the visitor breaks
     /// or `stop` says so.
@@ -131,7 +123,10 @@ impl ExactCover {
         V: FnMut(&[usize]) -> ControlFlow<()>,
     {
         let mut links = Links::build(self);
-        let mut search = Search { links: &mut links, stop, visit: &mut visit, chosen: Vec::new(), nodes: 0 };
+        // Each node scans the open branching items, so on big problems poll every few nodes.
+        let branching = self.bounds.iter().filter(|b| b.branches()).count() as u64;
+        let poll = (POLL_INTERVAL * 256 / branching.max(256)).max(1);
+        let mut search = Search { links: &mut links, stop, visit: &mut visit, chosen: Vec::new(), nodes: 0, poll };
         match search.run() {
             ControlFlow::Continue(()) => Outcome::Complete,
             ControlFlow::Break(r) => Outcome::Stopped(r),
@@ -340,12 +335,14 @@ struct Search<'a, S, V> {
     visit: &'a mut V,
     chosen: Vec<usize>,
     nodes: u64,
+    /// Poll the stop condition every this many nodes.
+    poll: u64,
 }
 
 impl<S: Stop, V: FnMut(&[usize]) -> ControlFlow<()>> Search<'_, S, V> {
     fn run(&mut self) -> ControlFlow<StopReason> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL) && self.stop.should_stop(POLL_INTERVAL) {
+        if self.nodes.is_multiple_of(self.poll) && self.stop.should_stop(self.poll) {
             return ControlFlow::Break(self.stop.reason().unwrap_or(StopReason::Cancelled));
         }
         let l = &*self.links;

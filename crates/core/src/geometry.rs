@@ -59,6 +59,13 @@ const HEX_DIRS: [Coord; 6] =
     [Coord::new(1, 0), Coord::new(0, 1), Coord::new(-1, 1), Coord::new(-1, 0), Coord::new(0, -1), Coord::new(1, -1)];
 
 impl Lattice {
+    /// The lattice's name in files and on the command line: `square` or `hex`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Lattice::Square => "square",
+            Lattice::Hex => "hex",
+        }
+    }
     /// Unit steps to the neighbours of a cell.
     pub const fn directions(self) -> &'static [Coord] {
         match self {
@@ -97,6 +104,23 @@ impl Lattice {
             Lattice::Square => (c.x, c.y),
             Lattice::Hex => (c.x + c.y.div_euclid(2), c.y),
         }
+    }
+}
+
+impl std::str::FromStr for Lattice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "square" => Ok(Lattice::Square),
+            "hex" => Ok(Lattice::Hex),
+            _ => Err(format!("unknown lattice {s:?} (expected square or hex)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Lattice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -299,6 +323,13 @@ mod tests {
         let mut ns: Vec<_> = Lattice::Hex.neighbours(c).map(|n| Lattice::Hex.to_offset(n)).collect();
         ns.sort();
         assert_eq!(ns, vec![(1, 1), (2, 0), (2, 2), (3, 0), (3, 1), (3, 2)]);
+        // Cube coordinates sum to zero, and every neighbour is at cube distance 1.
+        for n in Lattice::Hex.neighbours(c) {
+            let ((a, b, d), (x, y, z)) = (c.cube(), n.cube());
+            assert_eq!(x + y + z, 0);
+            assert_eq!(((a - x).abs() + (b - y).abs() + (d - z).abs()) / 2, 1);
+            assert_eq!(Coord::from_cube(x, y, z), n);
+        }
     }
 
     #[test]

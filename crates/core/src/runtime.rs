@@ -1,8 +1,11 @@
 //! Search runtime: when to stop, what a search concluded, and running workers in parallel.
 //!
-//! Every search polls a [`Stop`] every few thousand nodes. [`Budget`] is the usual one: a time
-//! limit, a node limit, a shared cancel flag (set by a parallel sibling that already succeeded)
-//! and the process-wide interrupt flag (set on Ctrl-C by the binary).
+//! Every search polls a [`Stop`] every [`POLL_INTERVAL`] nodes. [`Budget`] is the usual one: a
+//! time limit, a node limit, shared cancel flags (set by a parallel sibling that already
+//! succeeded) and the process-wide interrupt flag (set on Ctrl-C by the binary).
+//!
+//! Searches recurse once per piece placed, so workers run on threads with a large stack
+//! ([`WORKER_STACK`]); [`on_deep_stack`] gives the same to a single search.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -82,6 +85,15 @@ pub enum Verdict<T> {
 }
 
 impl<T> Verdict<T> {
+    /// The verdict with its solution mapped.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Verdict<U> {
+        match self {
+            Verdict::Optimal(t) => Verdict::Optimal(f(t)),
+            Verdict::Feasible(t) => Verdict::Feasible(f(t)),
+            Verdict::Infeasible => Verdict::Infeasible,
+            Verdict::Unknown(r) => Verdict::Unknown(r),
+        }
+    }
     /// The solution, if any.
     pub fn solution(self) -> Option<T> {
         match self {
@@ -99,15 +111,14 @@ pub trait Stop {
     fn reason(&self) -> Option<StopReason>;
 }
 
-/// A budget of time and nodes, with a shared cancel flag and the interrupt flag.
+/// A budget of time and nodes, with shared cancel flags and the interrupt flag.
 #[derive(Clone, Debug)]
 pub struct Budget {
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
     nodes: u64,
-    cancel: Arc<AtomicBool>,
-    /// The cancel flag of the budget this one was forked from.
-    parent: Option<Arc<AtomicBool>>,
+    /// This budget's cancel flag first, then those of the budgets it was forked from.
+    cancel: Vec<Arc<AtomicBool>>,
     reason: Option<StopReason>,
 }
 
@@ -120,7 +131,7 @@ impl Default for Budget {
 impl Budget {
     /// No limit but Ctrl-C.
     pub fn unlimited() -> Self {
-        Budget { deadline: None, max_nodes: None, nodes: 0, cancel: Arc::default(), parent: None, reason: None }
+        Budget { deadline: None, max_nodes: None, nodes: 0, cancel: vec![Arc::default()], reason: None }
     }
     /// Stops after `d` of wall time from now.
     pub fn with_time(mut self, d: Duration) -> Self {
@@ -139,14 +150,6 @@ impl Budget {
         self.max_nodes = Some(n);
         self
     }
-    /// Time left, if there is a deadline.
-    pub fn remaining(&self) -> Option<Duration> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
-    }
-    /// Nodes counted so far.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
     /// A budget for a parallel worker: the same deadline and cancel flag, a fresh node count.
     pub fn worker(&self) -> Budget {
         Budget { nodes: 0, reason: None, ..self.clone() }
@@ -154,11 +157,13 @@ impl Budget {
     /// A budget with the same limits and a cancel flag of its own: cancelling the fork stops
     /// only the fork and its workers, cancelling this budget stops the fork too.
     pub fn fork(&self) -> Budget {
-        Budget { parent: Some(self.cancel.clone()), cancel: Arc::default(), ..self.worker() }
+        let mut fork = self.worker();
+        fork.cancel.insert(0, Arc::default());
+        fork
     }
     /// Tells every budget sharing this one's cancel flag to stop.
     pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.cancel[0].store(true, Ordering::Relaxed);
     }
     /// Checks the limits now (without counting nodes).
     pub fn expired(&mut self) -> bool {
@@ -174,8 +179,7 @@ impl Stop for Budget {
         self.nodes += nodes;
         self.reason = if interrupted() {
             Some(StopReason::Interrupted)
-        } else if self.cancel.load(Ordering::Relaxed) || self.parent.as_ref().is_some_and(|p| p.load(Ordering::Relaxed))
-        {
+        } else if self.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
             Some(StopReason::Cancelled)
         } else if self.max_nodes.is_some_and(|m| self.nodes >= m) {
             Some(StopReason::Nodes)
@@ -209,78 +213,100 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// Stack size of worker threads: searches recurse once per piece placed, and a board may take
+/// tens of thousands of pieces. Only the pages a search touches are ever committed.
+pub const WORKER_STACK: usize = 256 << 20;
+
+/// Runs `f` on a thread of its own with a [`WORKER_STACK`]-sized stack and returns its result
+/// (a panic in `f` is passed on).
+pub fn on_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| join(deep(s, f)))
+}
+
+fn deep<'scope, T: Send + 'scope>(
+    s: &'scope std::thread::Scope<'scope, '_>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::thread::ScopedJoinHandle<'scope, T> {
+    std::thread::Builder::new()
+        .stack_size(WORKER_STACK)
+        .spawn_scoped(s, f)
+        .unwrap_or_else(|e| panic!("cannot start a worker thread: {e}"))
+}
+
+fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
 /// Runs `threads` workers on the same problem (each typically with its own seed); the first to
 /// return `Some` wins and the others are cancelled through their budgets.
 ///
-/// The worker receives its index and its own [`Budget::worker`] of `budget`.
+/// The worker receives its index and its own budget, forked from `budget` (winning cancels the
+/// other workers, not the caller's other work). Workers run on deep stacks.
 pub fn portfolio<T, F>(threads: usize, budget: &Budget, worker: F) -> Option<T>
 where
     T: Send,
     F: Fn(usize, &mut Budget) -> Option<T> + Sync,
 {
-    let threads = threads.max(1);
-    // A private cancel flag, so that winning here does not cancel the caller's other work.
     let shared = budget.fork();
-    if threads == 1 {
-        return worker(0, &mut shared.worker());
-    }
     let winner = std::sync::Mutex::new(None);
     std::thread::scope(|s| {
-        for k in 0..threads {
-            let (worker, winner, shared) = (&worker, &winner, &shared);
-            s.spawn(move || {
-                let mut b = shared.worker();
-                if let Some(t) = worker(k, &mut b) {
-                    let mut w = winner.lock().unwrap_or_else(|e| e.into_inner());
-                    if w.is_none() {
-                        *w = Some(t);
-                        shared.cancel();
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|k| {
+                let (worker, winner, shared) = (&worker, &winner, &shared);
+                deep(s, move || {
+                    let mut b = shared.worker();
+                    if let Some(t) = worker(k, &mut b) {
+                        let mut w = winner.lock().unwrap_or_else(|e| e.into_inner());
+                        if w.is_none() {
+                            *w = Some(t);
+                            shared.cancel();
+                        }
                     }
-                }
-            });
-        }
+                })
+            })
+            .collect();
+        handles.into_iter().for_each(join);
     });
     winner.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Splits `jobs` over `threads` workers, each taking the next job as it becomes free, and folds
-/// each worker's jobs into an accumulator of its own (from `init`). Returns the accumulators
-/// (one per worker, in no particular order) for the caller to merge.
+/// Splits jobs `0..jobs` over `threads` workers, each taking the next job as it becomes free,
+/// and folds each worker's jobs into an accumulator of its own (from `init`). Returns the
+/// accumulators (one per worker, in no particular order) for the caller to merge.
 ///
-/// `work` gets the accumulator, the job's index and the job, and the worker's budget; it should
-/// return `false` to make every worker stop taking new jobs (for "first success wins").
-pub fn split_work<J, A, I, F>(jobs: &[J], threads: usize, budget: &Budget, init: I, work: F) -> Vec<A>
+/// `work` gets the accumulator, the job's index and the worker's budget; it returns `false` to
+/// make every worker stop taking new jobs. Workers stop taking jobs when the budget expires too.
+/// Workers run on deep stacks.
+pub fn split_work<A, I, F>(jobs: usize, threads: usize, budget: &Budget, init: I, work: F) -> Vec<A>
 where
-    J: Sync,
     A: Send,
     I: Fn() -> A + Sync,
-    F: Fn(&mut A, usize, &J, &mut Budget) -> bool + Sync,
+    F: Fn(&mut A, usize, &mut Budget) -> bool + Sync,
 {
-    let threads = threads.clamp(1, jobs.len().max(1));
+    let threads = threads.clamp(1, jobs.max(1));
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
     let run = |b: &mut Budget| {
         let mut acc = init();
         while !halt.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(job) = jobs.get(i) else { break };
-            if !work(&mut acc, i, job, b) || b.expired() {
+            if i >= jobs {
+                break;
+            }
+            if !work(&mut acc, i, b) || b.expired() {
                 halt.store(true, Ordering::Relaxed);
             }
         }
         acc
     };
-    if threads == 1 {
-        return vec![run(&mut budget.worker())];
-    }
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let run = &run;
-                s.spawn(move || run(&mut budget.worker()))
+                deep(s, move || run(&mut budget.worker()))
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+        handles.into_iter().map(join).collect()
     })
 }
 
@@ -323,8 +349,20 @@ mod tests {
         assert!(fork.worker().expired());
         assert!(!parent.clone().expired());
         let fork = parent.fork();
+        let grandchild = fork.fork();
         parent.cancel();
         assert!(fork.worker().expired(), "cancelling the parent reaches the fork");
+        assert!(grandchild.worker().expired(), "and the fork of the fork");
+    }
+
+    #[test]
+    fn deep_stacks_take_deep_recursion() {
+        fn depth(n: u64) -> u64 {
+            let pad = [n; 64];
+            if n == 0 { 0 } else { 1 + depth(n - 1) + pad[(n % 64) as usize] - n }
+        }
+        // About 600 bytes a frame, 100k frames: far past a default 2 MiB thread stack.
+        assert_eq!(on_deep_stack(|| depth(100_000)), 100_000);
     }
 
     #[test]
@@ -346,20 +384,19 @@ mod tests {
 
     #[test]
     fn split_work_covers_every_job_once() {
-        let jobs: Vec<u64> = (1..=100).collect();
         let accs = split_work(
-            &jobs,
+            100,
             2,
             &Budget::unlimited(),
-            || 0u64,
-            |a, _, j, _| {
-                *a += j;
+            || 0usize,
+            |a, j, _| {
+                *a += j + 1;
                 true
             },
         );
-        assert_eq!(accs.iter().sum::<u64>(), 5050);
+        assert_eq!(accs.iter().sum::<usize>(), 5050);
         // A worker returning false halts the others.
-        let accs = split_work(&jobs, 1, &Budget::unlimited(), Vec::new, |a, i, _, _| {
+        let accs = split_work(100, 1, &Budget::unlimited(), Vec::new, |a, i, _| {
             a.push(i);
             i < 9
         });

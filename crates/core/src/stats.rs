@@ -42,11 +42,6 @@ impl Summary {
             max: v.last().copied().unwrap_or(0.0),
         }
     }
-
-    /// Standard error of the mean.
-    pub fn sem(&self) -> f64 {
-        if self.n == 0 { 0.0 } else { self.sd / (self.n as f64).sqrt() }
-    }
 }
 
 /// The `p`-th percentile (0..=100) of sorted values, by linear interpolation between closest

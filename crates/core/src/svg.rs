@@ -15,8 +15,8 @@ use crate::geometry::Lattice;
 /// Side of a cell in SVG units.
 const CELL: f64 = 24.0;
 
-/// A colour for the `k`-th of `n` labels: hues spread by the golden angle, so neighbours in the
-/// label order differ strongly.
+/// A colour for the `k`-th label: hues spread by the golden angle, so neighbours in the label
+/// order differ strongly.
 pub fn label_colour(k: usize) -> String {
     let hue = (k as f64 * 137.508) % 360.0;
     let light = if k.is_multiple_of(2) { 62 } else { 48 };
@@ -32,8 +32,13 @@ pub fn board_svg(lattice: Lattice, cells: &[(i32, i32, char)], title: &str) -> S
         None => "#eeeeee".to_string(),
     };
     let centres: Vec<(f64, f64)> = cells.iter().map(|&(c, r, _)| centre(lattice, c, r)).collect();
+    // Cells reach half a cell around their centre across, and a hexagon's radius up and down.
+    let (half_w, half_h) = match lattice {
+        Lattice::Square => (CELL / 2.0, CELL / 2.0),
+        Lattice::Hex => (CELL / 2.0, hex_radius()),
+    };
     let (w, h) = centres.iter().fold((0.0f64, 0.0f64), |(w, h), &(x, y)| (w.max(x), h.max(y)));
-    let (width, height) = (w + CELL, h + CELL);
+    let (width, height) = (w + half_w, h + half_h);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -72,20 +77,26 @@ pub fn board_svg(lattice: Lattice, cells: &[(i32, i32, char)], title: &str) -> S
     out
 }
 
-/// Centre of a picture cell. Hex cells are pointy-topped, odd rows shifted half a cell right.
+/// Radius of a pointy-top hexagon whose width is `CELL`.
+fn hex_radius() -> f64 {
+    CELL / 3f64.sqrt()
+}
+
+/// Centre of a picture cell, so that the board starts at `(0, 0)`. Hex cells are pointy-topped,
+/// odd rows shifted half a cell right, rows 1.5 radii apart.
 fn centre(lattice: Lattice, col: i32, row: i32) -> (f64, f64) {
     match lattice {
         Lattice::Square => (CELL * (col as f64 + 0.5), CELL * (row as f64 + 0.5)),
         Lattice::Hex => {
             let shift = if row.rem_euclid(2) == 1 { 0.5 } else { 0.0 };
-            (CELL * (col as f64 + shift + 0.5), CELL * (0.5 + row as f64 * 0.866))
+            (CELL * (col as f64 + shift + 0.5), hex_radius() * (1.0 + 1.5 * row as f64))
         }
     }
 }
 
 /// Corner points of a pointy-top hexagon whose width is `CELL`.
 fn hexagon(x: f64, y: f64) -> String {
-    let r = CELL / 3f64.sqrt();
+    let r = hex_radius();
     (0..6)
         .map(|k| {
             let a = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
@@ -113,5 +124,26 @@ mod tests {
         let hex = board_svg(Lattice::Hex, &cells, "hex");
         assert_eq!(hex.matches("<polygon").count(), 4);
         assert_ne!(label_colour(0), label_colour(1));
+        // Every point lies inside the view box.
+        let view: Vec<f64> = hex
+            .split("viewBox=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .split(' ')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        for points in hex.split("points=\"").skip(1).map(|p| p.split('"').next().unwrap()) {
+            for xy in points.split(' ') {
+                let (x, y) = xy.split_once(',').unwrap();
+                let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+                assert!(
+                    x >= -0.05 && y >= -0.05 && x <= view[2] + 0.05 && y <= view[3] + 0.05,
+                    "{x},{y} outside {view:?}"
+                );
+            }
+        }
     }
 }

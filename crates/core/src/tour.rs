@@ -1,4 +1,5 @@
-//! The shape of a game's entry in `tessera tour`: a default instance, solved, with its result.
+//! The shape of a game's entry in `tessera tour` (a default instance, solved, with its result),
+//! and small helpers for what the games print.
 
 use serde::Serialize;
 
@@ -29,4 +30,9 @@ impl std::fmt::Display for Demo {
             if self.ok { "ok" } else { "FAILED" }
         )
     }
+}
+
+/// `n` and the word for one or for several: `plural(1, "piece", "pieces")` is `1 piece`.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

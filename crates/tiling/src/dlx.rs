@@ -27,8 +27,11 @@ impl Dlx {
         for p in &plan.placements {
             let mut items: Vec<usize> = p.cells.iter().map(|&c| c as usize).collect();
             items.push(type_items[p.ty]);
-            // Cannot fail: cells are distinct board cells and every option holds a cell item.
-            let _ = problem.add_option(&items);
+            // Cells are distinct board cells and every option holds one, and option k must be
+            // placement k: a failure here is a bug, not bad input.
+            if let Err(e) = problem.add_option(&items) {
+                unreachable!("placement {items:?} is not an exact-cover option: {e}");
+            }
         }
         Dlx { problem }
     }
@@ -59,13 +62,7 @@ impl Engine for Dlx {
         })
     }
 
-    fn first(&self, _seed: u64, budget: &mut Budget) -> Verdict<Vec<u32>> {
-        match self.problem.first(budget) {
-            Verdict::Feasible(options) | Verdict::Optimal(options) => {
-                Verdict::Feasible(options.into_iter().map(|o| o as u32).collect())
-            }
-            Verdict::Infeasible => Verdict::Infeasible,
-            Verdict::Unknown(r) => Verdict::Unknown(r),
-        }
+    fn first(&self, _seed: u64, _natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
+        self.problem.first(budget).map(|options| options.into_iter().map(|o| o as u32).collect())
     }
 }

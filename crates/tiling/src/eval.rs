@@ -4,7 +4,6 @@
 //! a tiling (or for all of them), and checks the answer with the independent validator. A planted
 //! puzzle always has a tiling, so "no tiling" is a bug and counts as wrong.
 
-use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -42,8 +41,12 @@ pub struct JobResult {
     /// Whether a tiling was found (and, when counting, the count finished).
     pub solved: bool,
     /// Whether the answer is wrong: no tiling claimed for a planted puzzle, or a tiling that
-    /// fails validation, or an error.
+    /// fails validation.
     pub wrong: bool,
+    /// Whether no puzzle could be made from this seed (the cut gave too many shapes, say): the
+    /// job counts neither as solved nor as wrong.
+    #[serde(default)]
+    pub skipped: bool,
     /// Tilings counted (count mode only).
     pub tilings: Option<u64>,
     /// Wall time in seconds.
@@ -59,14 +62,18 @@ pub fn run_job(cfg: &EvalConfig, seed: u64) -> JobResult {
         pieces: 0,
         types: 0,
         solved: false,
-        wrong: true,
+        wrong: false,
+        skipped: false,
         tilings: None,
         seconds: 0.0,
         note: None,
     };
-    let p = match planted(&cfg.spec, &format!("random-{seed}"), &mut Rng64::seed(seed)) {
-        Ok(p) => p,
+    let made = planted(&cfg.spec, &format!("random-{seed}"), &mut Rng64::seed(seed))
+        .and_then(|p| Tiler::with_engine(&p.puzzle, cfg.engine).map(|t| (p, t)).map_err(|e| e.to_string()));
+    let (p, tiler) = match made {
+        Ok(made) => made,
         Err(e) => {
+            result.skipped = true;
             result.note = Some(e);
             return result;
         }
@@ -74,29 +81,14 @@ pub fn run_job(cfg: &EvalConfig, seed: u64) -> JobResult {
     (result.cells, result.pieces, result.types) = (p.puzzle.board.len(), p.puzzle.piece_count(), p.puzzle.pieces.len());
     let start = Instant::now();
     let budget = Budget::unlimited().with_time_opt(cfg.budget);
-    let tiler = match Tiler::with_engine(&p.puzzle, cfg.engine) {
-        Ok(t) => t,
-        Err(e) => {
-            result.note = Some(e.to_string());
-            return result;
-        }
-    };
     let check = |labels: String| validate(&p.puzzle, &labels.chars().collect::<Vec<_>>()).err().map(|e| e.to_string());
     if cfg.count {
-        let mut first = None;
-        let mut tilings = 0u64;
-        let outcome = tiler.for_each(&budget, false, |s| {
-            tilings += 1;
-            if first.is_none() {
-                first = Some(tiler.labels(s));
-            }
-            ControlFlow::Continue(())
-        });
-        result.tilings = Some(tilings);
-        result.solved = outcome == Outcome::Complete && tilings > 0;
-        result.note = match first {
-            Some(l) => check(l),
-            None if outcome == Outcome::Complete => Some("no tiling found for a planted puzzle".into()),
+        let (counts, sample) = tiler.count_with_sample(1, &budget);
+        result.tilings = Some(counts.raw);
+        result.solved = counts.outcome == Outcome::Complete && counts.raw > 0;
+        result.note = match sample {
+            Some(s) => check(tiler.labels(&s)),
+            None if counts.outcome == Outcome::Complete => Some("no tiling found for a planted puzzle".into()),
             None => None,
         };
         result.wrong = result.note.is_some();
@@ -120,7 +112,9 @@ pub fn run_job(cfg: &EvalConfig, seed: u64) -> JobResult {
 pub struct EvalSummary {
     /// Jobs summarised.
     pub jobs: usize,
-    /// Puzzles solved within the budget.
+    /// Jobs for which no puzzle could be made (not in the rates).
+    pub skipped: u64,
+    /// Puzzles solved within the budget, of those made.
     pub solved: Rate,
     /// Wrong answers (must be 0).
     pub wrong: u64,
@@ -136,14 +130,16 @@ pub struct EvalSummary {
 
 /// Summarises job records (from one run or merged shards).
 pub fn summarise(records: &[Record<JobResult>]) -> EvalSummary {
-    let n = records.len() as u64;
-    let solved = records.iter().filter(|r| r.result.solved).count() as u64;
-    let seconds: Vec<f64> = records.iter().map(|r| r.result.seconds).collect();
-    let cells: Vec<f64> = records.iter().map(|r| r.result.cells as f64).collect();
-    let tilings: Vec<f64> = records.iter().filter_map(|r| r.result.tilings).map(|t| t as f64).collect();
+    let skipped = records.iter().filter(|r| r.result.skipped).count() as u64;
+    let made: Vec<&JobResult> = records.iter().map(|r| &r.result).filter(|r| !r.skipped).collect();
+    let solved = made.iter().filter(|r| r.solved).count() as u64;
+    let seconds: Vec<f64> = made.iter().map(|r| r.seconds).collect();
+    let cells: Vec<f64> = made.iter().map(|r| r.cells as f64).collect();
+    let tilings: Vec<f64> = made.iter().filter_map(|r| r.tilings).map(|t| t as f64).collect();
     EvalSummary {
         jobs: records.len(),
-        solved: Rate::new(solved, n),
+        skipped,
+        solved: Rate::new(solved, made.len() as u64),
         wrong: records.iter().filter(|r| r.result.wrong).count() as u64,
         seconds: Summary::of(&seconds),
         cells: Summary::of(&cells),
@@ -159,6 +155,9 @@ pub fn summarise(records: &[Record<JobResult>]) -> EvalSummary {
 impl std::fmt::Display for EvalSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "puzzles: {} (mean {:.1} cells)", self.jobs, self.cells.mean)?;
+        if self.skipped > 0 {
+            writeln!(f, "skipped: {} (no puzzle could be made from the seed; see --json for why)", self.skipped)?;
+        }
         writeln!(f, "solved:  {}", self.solved)?;
         writeln!(f, "wrong:   {}", self.wrong)?;
         let ms = |x: f64| x * 1000.0;

@@ -1,6 +1,10 @@
-//! The puzzles shipped with tessera (the files of `crates/tiling/puzzles/`, embedded).
+//! The puzzles shipped with tessera (the files of `crates/tiling/puzzles/`, embedded), and
+//! opening a puzzle by file name, `-` for stdin, or built-in name.
 
-use crate::puzzle::Puzzle;
+use std::io::Read;
+use std::path::Path;
+
+use crate::puzzle::{ParseError, Puzzle};
 
 /// Name and text of every built-in puzzle.
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -26,4 +30,39 @@ pub fn builtin(name: &str) -> Option<Puzzle> {
 /// Names of the built-in puzzles.
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(n, _)| *n)
+}
+
+/// Why a puzzle could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// Neither a file nor a built-in puzzle.
+    #[error("no file {0:?}, and no built-in puzzle of that name (built in: {names})", names = builtin_names().collect::<Vec<_>>().join(", "))]
+    NotFound(String),
+    /// The file could not be read.
+    #[error("cannot read {0}: {1}")]
+    Read(String, String),
+    /// The file is not a puzzle.
+    #[error("{0}: {1}")]
+    Parse(String, ParseError),
+}
+
+/// Opens a puzzle: `-` reads stdin, an existing path reads that file, anything else must be the
+/// name of a built-in puzzle.
+pub fn open(source: &str) -> Result<Puzzle, OpenError> {
+    let mut text = String::new();
+    if source == "-" {
+        std::io::stdin().read_to_string(&mut text).map_err(|e| OpenError::Read("stdin".into(), e.to_string()))?;
+    } else if Path::new(source).exists() {
+        if Path::new(source).is_dir() {
+            return Err(OpenError::Read(source.into(), "it is a directory".into()));
+        }
+        text = std::fs::read_to_string(source).map_err(|e| {
+            let why =
+                if e.kind() == std::io::ErrorKind::InvalidData { "it is not UTF-8 text".into() } else { e.to_string() };
+            OpenError::Read(source.into(), why)
+        })?;
+    } else {
+        return builtin(source).ok_or_else(|| OpenError::NotFound(source.into()));
+    }
+    Puzzle::parse(&text).map_err(|e| OpenError::Parse(source.into(), e))
 }

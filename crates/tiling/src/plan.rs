@@ -137,26 +137,28 @@ impl Plan {
 struct CellIndex {
     x0: i32,
     y0: i32,
-    width: i32,
-    height: i32,
+    width: i64,
+    height: i64,
     cell: Vec<u32>,
 }
 
 impl CellIndex {
+    /// The index of board cells given in lattice coordinates (whose bounding box the puzzle's
+    /// limits keep to a few million cells).
     fn new(coords: &[Coord]) -> Self {
         let (x0, y0) = (coords.iter().map(|c| c.x).min().unwrap_or(0), coords.iter().map(|c| c.y).min().unwrap_or(0));
-        let width = coords.iter().map(|c| c.x - x0 + 1).max().unwrap_or(0);
-        let height = coords.iter().map(|c| c.y - y0 + 1).max().unwrap_or(0);
+        let width = coords.iter().map(|c| i64::from(c.x) - i64::from(x0) + 1).max().unwrap_or(0);
+        let height = coords.iter().map(|c| i64::from(c.y) - i64::from(y0) + 1).max().unwrap_or(0);
         let mut cell = vec![u32::MAX; (width * height) as usize];
         for (k, c) in coords.iter().enumerate() {
-            cell[((c.y - y0) * width + c.x - x0) as usize] = k as u32;
+            cell[((i64::from(c.y - y0)) * width + i64::from(c.x - x0)) as usize] = k as u32;
         }
         CellIndex { x0, y0, width, height, cell }
     }
 
     #[inline]
     fn get(&self, c: Coord) -> Option<usize> {
-        let (x, y) = (c.x - self.x0, c.y - self.y0);
+        let (x, y) = (i64::from(c.x) - i64::from(self.x0), i64::from(c.y) - i64::from(self.y0));
         if x < 0 || y < 0 || x >= self.width || y >= self.height {
             return None;
         }
@@ -196,20 +198,26 @@ fn shifts(lattice: Lattice, coords: &[Coord], index: &CellIndex, bit_of: &[u32])
     out
 }
 
-/// Sizes reachable as sums of a sub-multiset of the pieces (bounded subset sum).
+/// Sizes reachable as sums of a sub-multiset of the pieces (bounded subset sum). The copies of a
+/// type are taken in groups of 1, 2, 4, ... (binary splitting), so a type costs `log(count)`
+/// passes, not `count`.
 fn fillable(types: &[PieceType], area: usize) -> Vec<bool> {
     let mut reach = vec![false; area + 1];
     reach[0] = true;
-    for t in types {
-        for _ in 0..t.count {
-            if t.size == 0 {
-                break;
-            }
-            for s in (t.size..=area).rev() {
-                if reach[s - t.size] {
+    for t in types.iter().filter(|t| t.size > 0) {
+        // More copies than fit on the board cannot change which sizes are reachable.
+        let mut left = (t.count as usize).min(area / t.size);
+        let mut group = 1;
+        while left > 0 {
+            let k = group.min(left);
+            let step = k * t.size;
+            for s in (step..=area).rev() {
+                if reach[s - step] {
                     reach[s] = true;
                 }
             }
+            left -= k;
+            group *= 2;
         }
     }
     reach
@@ -313,6 +321,10 @@ mod tests {
         let p = plan("board\n#########\n\npiece A x1\n####\n\npiece B x1\n#####\n");
         let sizes: Vec<usize> = (0..=9).filter(|&s| p.fillable[s]).collect();
         assert_eq!(sizes, vec![0, 4, 5, 9]);
+        // Counts split in groups 1, 2, 4, ...: 6 copies of 3 and one of 2 reach 3k and 3k + 2.
+        let p = plan("board\n####################\n\npiece A x6\n###\n\npiece B\n##\n");
+        let sizes: Vec<usize> = (0..=20).filter(|&s| p.fillable[s]).collect();
+        assert_eq!(sizes, vec![0, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20]);
     }
 
     #[test]

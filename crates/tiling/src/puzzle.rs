@@ -29,10 +29,20 @@
 
 use std::fmt::Write as _;
 
-use tessera_core::geometry::Lattice;
+use tessera_core::geometry::{Lattice, Polyform};
 
 /// Most cells a board may have.
 pub const MAX_CELLS: usize = 1 << 16;
+
+/// Most rows or columns a picture may span.
+pub const MAX_SIDE: i32 = 4096;
+
+/// Largest area of a picture's bounding box (holes included).
+pub const MAX_AREA: i64 = 1 << 20;
+
+/// The words that start directives; a picture line that starts with one is almost surely a
+/// directive that lost the blank line before it.
+const KEYWORDS: [&str; 6] = ["name", "lattice", "mirror", "expect", "board", "piece"];
 
 /// A piece type: its shape (picture cells), how many copies, whether it may be turned over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,15 +81,22 @@ pub struct Puzzle {
     pub expect: Expect,
 }
 
-/// A malformed puzzle file: the line (1-based) and what is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
+/// A malformed puzzle file: the line (1-based; 0 for the file as a whole) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
     /// 1-based line number (0 for the file as a whole).
     pub line: usize,
     /// What is wrong.
     pub message: String,
 }
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 { f.write_str(&self.message) } else { write!(f, "line {}: {}", self.line, self.message) }
+    }
+}
+
+impl std::error::Error for ParseError {}
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, ParseError> {
     Err(ParseError { line, message: message.into() })
@@ -114,6 +131,9 @@ impl Puzzle {
                 continue;
             }
             if in_picture {
+                if let Some(word) = row.split_whitespace().next().filter(|w| KEYWORDS.contains(w)) {
+                    return err(line, format!("{word:?} inside a picture: end the picture with a blank line first"));
+                }
                 if let Some(b) = blocks.last_mut() {
                     b.rows.push((line, row.to_string()));
                 }
@@ -165,6 +185,12 @@ impl Puzzle {
                     if pieces.iter().any(|p| p.label == label) {
                         return err(b.header_line, format!("piece label {label:?} is used twice"));
                     }
+                    if !Polyform::from_offsets(lattice, cells.iter().copied()).is_connected() {
+                        return err(
+                            b.header_line,
+                            format!("piece {label:?} is in several parts: every cell must touch another side by side"),
+                        );
+                    }
                     pieces.push(PieceSpec { label, cells, count, mirror: m.unwrap_or(mirror) });
                 }
             }
@@ -176,7 +202,43 @@ impl Puzzle {
         if pieces.is_empty() {
             return err(0, "no pieces: add 'piece X' lines, each followed by its picture");
         }
+        let area: u64 = pieces.iter().map(|p| p.cells.len() as u64 * u64::from(p.count)).sum();
+        if area > MAX_CELLS as u64 {
+            return err(0, format!("the pieces cover {area} cells in all; at most {MAX_CELLS} are supported"));
+        }
         Ok(Puzzle { name: name.unwrap_or_else(|| "puzzle".to_string()), lattice, board, pieces, expect })
+    }
+
+    /// Checks a puzzle built in code against what the parser guarantees: a board and pieces,
+    /// pieces in one part, counts of at least one, labels used once, pictures within
+    /// [`MAX_SIDE`] and [`MAX_AREA`], at most [`MAX_CELLS`] cells of board and of pieces.
+    pub fn check(&self) -> Result<(), String> {
+        let within = |cells: &[(i32, i32)]| {
+            let span = |f: fn(&(i32, i32)) -> i32| {
+                let (lo, hi) = (cells.iter().map(f).min().unwrap_or(0), cells.iter().map(f).max().unwrap_or(0));
+                i64::from(hi) - i64::from(lo) + 1
+            };
+            let (w, h) = (span(|c| c.0), span(|c| c.1));
+            w <= i64::from(MAX_SIDE) && h <= i64::from(MAX_SIDE) && w * h <= MAX_AREA
+        };
+        if self.board.is_empty() || self.board.len() > MAX_CELLS || !within(&self.board) {
+            return Err(format!("the board must have 1 to {MAX_CELLS} cells within {MAX_SIDE} x {MAX_SIDE}"));
+        }
+        if self.pieces.is_empty() || self.piece_area() > MAX_CELLS as u64 {
+            return Err(format!("there must be pieces, of at most {MAX_CELLS} cells in all"));
+        }
+        for (k, p) in self.pieces.iter().enumerate() {
+            if p.cells.is_empty() || p.count == 0 || !within(&p.cells) {
+                return Err(format!("piece {:?} needs cells, a count of at least 1 and a small picture", p.label));
+            }
+            if self.pieces[..k].iter().any(|q| q.label == p.label) {
+                return Err(format!("piece label {:?} is used twice", p.label));
+            }
+            if !Polyform::from_offsets(self.lattice, p.cells.iter().copied()).is_connected() {
+                return Err(format!("piece {:?} is in several parts", p.label));
+            }
+        }
+        Ok(())
     }
 
     /// Total cells of all pieces, counted with multiplicity.
@@ -193,7 +255,7 @@ impl Puzzle {
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "name {}", self.name);
-        let _ = writeln!(s, "lattice {}", if self.lattice == Lattice::Hex { "hex" } else { "square" });
+        let _ = writeln!(s, "lattice {}", self.lattice);
         if self.expect.raw.is_some() || self.expect.distinct.is_some() {
             s.push_str("expect");
             if let Some(r) = self.expect.raw {
@@ -254,8 +316,7 @@ pub fn draw(lattice: Lattice, cells: impl IntoIterator<Item = (i32, i32, char)>)
 
 fn parse_lattice(line: usize, args: &[&str]) -> Result<Lattice, ParseError> {
     match args {
-        ["square"] => Ok(Lattice::Square),
-        ["hex"] => Ok(Lattice::Hex),
+        [name] => name.parse().or_else(|e| err(line, e)),
         _ => err(line, format!("expected 'lattice square' or 'lattice hex', got {:?}", args.join(" "))),
     }
 }
@@ -361,6 +422,13 @@ fn picture_cells(lattice: Lattice, block: &Block) -> Result<Vec<(i32, i32)>, Par
     if cells.len() > MAX_CELLS {
         return err(block.header_line, format!("a picture of more than {MAX_CELLS} cells"));
     }
+    let (w, h) = (cells.iter().map(|c| c.0).max().unwrap_or(0) + 1, block.rows.len() as i32);
+    if w > MAX_SIDE || h > MAX_SIDE || i64::from(w) * i64::from(h) > MAX_AREA {
+        return err(
+            block.header_line,
+            format!("a picture {w} wide and {h} high: at most {MAX_SIDE} on a side and {MAX_AREA} cells in all"),
+        );
+    }
     Ok(cells)
 }
 
@@ -416,9 +484,21 @@ piece D x3 fixed
     }
 
     #[test]
+    fn huge_pictures_are_refused() {
+        // Two cells 5000 rows apart: a bounding box far too big to lay out.
+        let text = format!("board\n#\n{}#\n\npiece A\n#\n", ".\n".repeat(4999));
+        let e = Puzzle::parse(&text).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("at most 4096 on a side"), "{e}");
+    }
+
+    #[test]
     fn errors_name_the_line() {
         let cases: &[(&str, usize, &str)] = &[
             ("lattice cube\n", 1, "lattice"),
+            ("board\n#\n\npiece A\n#.#\n", 4, "several parts"),
+            ("board\n##\n\npiece A\n#\npiece B\n#\n", 6, "inside a picture"),
+            ("board\n#\n\npiece A x70000\n#\n", 0, "cover 70000 cells"),
             ("board\n#\n\nboard\n#\n", 4, "second board"),
             ("board\n#\n\npiece AB\n#\n", 4, "one character"),
             ("board\n#\n\npiece A x0\n#\n", 4, "COUNT"),

@@ -13,7 +13,8 @@ use tessera_core::geometry::{Lattice, Polyform};
 
 use crate::puzzle::{Expect, PieceSpec, Puzzle};
 
-/// Labels for the piece types of random puzzles (as many as the fast engine takes types).
+/// Labels for the piece types of random puzzles: 62, so random puzzles stay within the fast
+/// engine's 64 types.
 pub const LABELS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /// The shape of random puzzles.
@@ -67,6 +68,21 @@ pub struct Planted {
     pub puzzle: Puzzle,
     /// The planted tiling's labels, in board order.
     pub labels: Vec<char>,
+}
+
+impl Planted {
+    /// The puzzle in the text format, the planted tiling drawn in comments above it.
+    pub fn to_text(&self) -> String {
+        let p = &self.puzzle;
+        let drawing = crate::puzzle::draw(p.lattice, p.board.iter().zip(&self.labels).map(|(&(c, r), &l)| (c, r, l)));
+        let mut s = format!("# A random puzzle ({}). Its planted tiling:\n", p.name);
+        for line in drawing.lines() {
+            s.push_str("#   ");
+            s.push_str(line);
+            s.push('\n');
+        }
+        s + &p.to_text()
+    }
 }
 
 /// Cuts a random board into random pieces. Fails if the spec is bad or the cut yields more
@@ -156,8 +172,9 @@ mod tests {
                 let p = planted(&spec, "t", &mut Rng64::seed(seed + 100 * k as u64)).unwrap();
                 assert_eq!(p.puzzle.board.len(), 33);
                 assert_eq!(validate(&p.puzzle, &p.labels), Ok(()), "{}", p.puzzle.to_text());
-                // The text format round-trips it.
+                // The text format round-trips it, with or without the planted tiling.
                 assert_eq!(Puzzle::parse(&p.puzzle.to_text()).unwrap(), p.puzzle);
+                assert_eq!(Puzzle::parse(&p.to_text()).unwrap(), p.puzzle);
             }
         }
     }

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use serde::Serialize;
-use tessera_core::geometry::Lattice;
 use tessera_core::runtime::{Outcome, StopReason};
+use tessera_core::tour::plural;
 
 use crate::puzzle::Puzzle;
 use crate::solver::{Counts, EngineKind, Solution, Tiler};
@@ -33,7 +33,7 @@ impl PuzzleInfo {
     pub fn new(puzzle: &Puzzle, tiler: &Tiler) -> Self {
         PuzzleInfo {
             name: puzzle.name.clone(),
-            lattice: if puzzle.lattice == Lattice::Hex { "hex" } else { "square" },
+            lattice: puzzle.lattice.name(),
             cells: puzzle.board.len(),
             pieces: puzzle.piece_count(),
             types: puzzle.pieces.len(),
@@ -47,14 +47,13 @@ impl std::fmt::Display for PuzzleInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}: {} cells ({} lattice), {} pieces of {} types, {} board symmetr{}, {:?} engine",
+            "{}: {} ({} lattice), {} of {}, {}, {:?} engine",
             self.name,
-            self.cells,
+            plural(self.cells as u64, "cell", "cells"),
             self.lattice,
-            self.pieces,
-            self.types,
-            self.symmetries,
-            if self.symmetries == 1 { "y" } else { "ies" },
+            plural(self.pieces, "piece", "pieces"),
+            plural(self.types as u64, "type", "types"),
+            plural(self.symmetries as u64, "board symmetry", "board symmetries"),
             self.engine
         )
     }
@@ -85,13 +84,14 @@ impl SolutionJson {
     /// Describes a tiling.
     pub fn new(tiler: &Tiler, s: &Solution) -> Self {
         let cells = &tiler.plan().cells;
-        let labels: Vec<char> = tiler.labels(s).chars().collect();
+        let labels = tiler.labels(s);
+        let chars: Vec<char> = labels.chars().collect();
         let pieces = s
             .piece_cells()
             .into_iter()
-            .map(|ks| PieceJson { label: labels[ks[0]], cells: ks.iter().map(|&k| cells[k]).collect() })
+            .map(|ks| PieceJson { label: chars[ks[0]], cells: ks.iter().map(|&k| cells[k]).collect() })
             .collect();
-        SolutionJson { labels: tiler.labels(s), rows: tiler.draw(s).lines().map(str::to_string).collect(), pieces }
+        SolutionJson { labels, rows: tiler.draw(s).lines().map(str::to_string).collect(), pieces }
     }
 }
 

@@ -39,8 +39,9 @@ pub(crate) trait Engine: Send + Sync {
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Outcome;
     /// Finds one solution (plan placement indices). Engines may randomise their order from
-    /// `seed`; the verdict is `Infeasible` only when a search ran to its end.
-    fn first(&self, seed: u64, budget: &mut Budget) -> Verdict<Vec<u32>>;
+    /// `seed`, after trying their natural order first if `natural_first`; the verdict is
+    /// `Infeasible` only when a search ran to its end.
+    fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>>;
 }
 
 /// Most piece types the fast search handles (they are tracked in one word).
@@ -111,9 +112,10 @@ pub(crate) struct Fast<B> {
     /// Number of placements filed under each bit (all types).
     per_bit: Vec<u32>,
     masks: Vec<B>,
-    /// `hope[bit * 256 + byte]`: the types with a placement filed under `bit` that misses every
-    /// occupied cell of `byte`, the occupancy of the 8 bits after `bit`. One lookup rules out
-    /// most dead ends and most types before any placement is tried.
+    /// `hope[bit * 512 + byte]` (and `+ 256 + byte`): the types with a placement filed under
+    /// `bit` that misses every occupied cell of `byte`, the occupancy of the 8 bits after `bit`
+    /// (of the 8 after those). Two lookups rule out most dead ends and most types before any
+    /// placement is tried.
     hope: TypeSets,
     /// `expired[bit]`: the types with no placement filed at `bit` or later. A node whose first
     /// free cell is `bit` and that still has copies of one of them is dead.
@@ -250,15 +252,14 @@ impl<B: CellBits> Fast<B> {
         grown
     }
 
-    /// The region of `within` holding its lowest cell.
-    fn first_region(&self, within: B) -> B {
-        let mut region = within.lowest_bit();
+    /// Everything in `within` connected to `from` (which lies in `within`).
+    fn flood(&self, mut from: B, within: B) -> B {
         loop {
-            let grown = self.grow(region) & within;
-            if grown == region {
-                return region;
+            let grown = self.grow(from) & within;
+            if grown == from {
+                return from;
             }
-            region = grown;
+            from = grown;
         }
     }
 
@@ -269,17 +270,9 @@ impl<B: CellBits> Fast<B> {
     #[inline]
     fn pockets_ok(&self, occ: B, open: B) -> bool {
         let free = !occ;
-        let mut reached = free & open;
-        loop {
-            let grown = self.grow(reached) & free;
-            if grown == reached {
-                break;
-            }
-            reached = grown;
-        }
-        let mut closed = free ^ reached;
+        let mut closed = free ^ self.flood(free & open, free);
         while !closed.is_empty() {
-            let pocket = self.first_region(closed);
+            let pocket = self.flood(closed.lowest_bit(), closed);
             if !self.fillable[pocket.count() as usize] {
                 return false;
             }
@@ -410,13 +403,14 @@ impl<B: CellBits> Engine for Fast<B> {
     /// orders with growing node limits (the Luby sequence), which tames the heavy tail of
     /// first-solution times on large puzzles. Dead states are kept across restarts: they hold
     /// whatever the order.
-    fn first(&self, seed: u64, budget: &mut Budget) -> Verdict<Vec<u32>> {
+    fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
         let mut run = Run::new(self, &self.counts, Vec::new(), true);
         let mut rng = Rng64::seed(seed);
-        for restart in 0u64.. {
+        let mut restart = 0u64;
+        loop {
             let (occ, open, counts) = self.replay(&[]);
             run.reset(&counts, Vec::new());
-            run.shuffle = (restart > 0).then(|| Rng64::seed(rng.next_u64()));
+            run.shuffle = (restart > 0 || !natural_first).then(|| Rng64::seed(rng.next_u64()));
             let mut limited = budget.worker().with_nodes(RESTART_NODES.saturating_mul(luby(restart)));
             let mut found = None;
             let flow = run.dfs(
@@ -431,11 +425,10 @@ impl<B: CellBits> Engine for Fast<B> {
             match (found, flow) {
                 (Some(ids), _) => return Verdict::Feasible(ids),
                 (None, ControlFlow::Continue(())) => return Verdict::Infeasible,
-                (None, ControlFlow::Break(StopReason::Nodes)) if !budget.expired() => {}
+                (None, ControlFlow::Break(StopReason::Nodes)) if !budget.expired() => restart += 1,
                 (None, ControlFlow::Break(r)) => return Verdict::Unknown(budget.reason().unwrap_or(r)),
             }
         }
-        Verdict::Unknown(StopReason::Cancelled)
     }
 }
 

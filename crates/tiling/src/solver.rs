@@ -19,7 +19,7 @@
 
 use std::ops::ControlFlow;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -61,11 +61,14 @@ impl std::str::FromStr for EngineKind {
 /// Why a puzzle cannot be solved as asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TilingError {
+    /// The puzzle breaks the limits of [`Puzzle::check`].
+    #[error("bad puzzle: {0}")]
+    BadPuzzle(String),
     /// The fast engine was requested for a puzzle it cannot take.
     #[error(
-        "the fast engine takes bounding boxes of at most 4096 cells and at most 64 piece types (this puzzle: {0} cells, {1} types); use --engine dlx"
+        "the fast engine takes boards whose bounding box has at most 4096 cells, at most 64 piece types, and placement masks of at most 256 MiB in all (this puzzle: {0} cells, {1} types, {2} MiB); use --engine dlx"
     )]
-    TooBigForFast(usize, usize),
+    TooBigForFast(usize, usize, u64),
 }
 
 /// A tiling: the piece type and the piece of every board cell.
@@ -148,6 +151,9 @@ struct Found<'a> {
 
 const IDENTITY: [u8; 1] = [0];
 
+/// Most memory the fast engine may spend on placement masks.
+const FAST_MASK_BYTES: u64 = 256 << 20;
+
 impl Tiler {
     /// Compiles a puzzle for the automatically chosen engine.
     pub fn new(puzzle: &Puzzle) -> Result<Tiler, TilingError> {
@@ -156,12 +162,19 @@ impl Tiler {
 
     /// Compiles a puzzle for the given engine.
     pub fn with_engine(puzzle: &Puzzle, kind: EngineKind) -> Result<Tiler, TilingError> {
+        puzzle.check().map_err(TilingError::BadPuzzle)?;
         let plan = Plan::new(puzzle);
-        let fits = plan.nbits <= 4096 && plan.types.len() <= MAX_TYPES;
+        // The fast engine keeps a board-wide mask per placement: on huge boards with many
+        // placements that is too much memory, and dancing links (sparse) takes over.
+        let words = plan.nbits.div_ceil(64).next_power_of_two() as u64;
+        let mask_bytes = plan.placements.len() as u64 * words * 8;
+        let fits = plan.nbits <= 4096 && plan.types.len() <= MAX_TYPES && mask_bytes <= FAST_MASK_BYTES;
         let kind = match kind {
             EngineKind::Auto if fits => EngineKind::Fast,
             EngineKind::Auto => EngineKind::Dlx,
-            EngineKind::Fast if !fits => return Err(TilingError::TooBigForFast(plan.nbits, plan.types.len())),
+            EngineKind::Fast if !fits => {
+                return Err(TilingError::TooBigForFast(plan.nbits, plan.types.len(), mask_bytes >> 20));
+            }
             k => k,
         };
         let engine: Box<dyn Engine> = match kind {
@@ -188,46 +201,64 @@ impl Tiler {
 
     /// Counts all tilings and the distinct ones, on `threads` workers.
     pub fn count(&self, threads: usize, budget: &Budget) -> Counts {
+        self.count_with_sample(threads, budget).0
+    }
+
+    /// Counts all tilings and the distinct ones, and keeps one of the tilings found (for a
+    /// picture, say), on `threads` workers.
+    pub fn count_with_sample(&self, threads: usize, budget: &Budget) -> (Counts, Option<Solution>) {
         let start = Instant::now();
         let g = self.symmetries() as u64;
         let (accs, outcome) = self.drive(
             threads,
             budget,
-            || (0u64, 0u64),
+            || (0u64, 0u64, None),
             |acc, found| {
                 let k = found.reps.len() as u64;
                 acc.0 += k;
                 acc.1 += if g == 1 { k } else { self.stabiliser(&found.sol) * k };
+                acc.2.get_or_insert(found.sol);
                 ControlFlow::Continue(())
             },
         );
         let (raw, numerator) = accs.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-        Counts { raw, distinct: numerator / g, symmetries: g as usize, outcome, seconds: start.elapsed().as_secs_f64() }
+        let sample = accs.into_iter().filter_map(|a| a.2).min();
+        let counts = Counts {
+            raw,
+            distinct: numerator / g,
+            symmetries: g as usize,
+            outcome,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        (counts, sample)
     }
 
     /// Visits every tiling (or, with `distinct`, one per symmetry class: the smallest of its
     /// class) in a deterministic order, on one thread, until the visitor breaks.
-    pub fn for_each<V>(&self, budget: &Budget, distinct: bool, mut visit: V) -> Outcome
+    pub fn for_each<V>(&self, budget: &Budget, distinct: bool, visit: V) -> Outcome
     where
-        V: FnMut(&Solution) -> ControlFlow<()>,
+        V: FnMut(&Solution) -> ControlFlow<()> + Send,
     {
-        if !self.plan.areas_match() {
-            return Outcome::Complete;
-        }
-        let root = [Vec::new()];
-        let taken = AtomicBool::new(false);
-        let next = || (!taken.swap(true, Ordering::Relaxed)).then_some(0);
-        self.engine.run(&root, &next, &mut budget.fork(), &mut |ids| {
-            let found = self.found(ids);
-            for &g in found.reps {
-                let s = self.image(&found.sol, g);
-                if distinct && !self.is_smallest_of_class(&s) {
-                    continue;
+        // One worker: the lock is never contended; it only lets the visitor cross to the
+        // worker's deep stack.
+        let visit = Mutex::new(visit);
+        let (_, outcome) = self.drive(
+            1,
+            budget,
+            || (),
+            |_, found| {
+                let mut visit = visit.lock().unwrap_or_else(|e| e.into_inner());
+                for &g in found.reps {
+                    let s = self.image(&found.sol, g);
+                    if distinct && !self.is_smallest_of_class(&s) {
+                        continue;
+                    }
+                    visit(&s)?;
                 }
-                visit(&s)?;
-            }
-            ControlFlow::Continue(())
-        })
+                ControlFlow::Continue(())
+            },
+        );
+        outcome
     }
 
     /// Folds every tiling into per-worker accumulators on `threads` workers (in no particular
@@ -248,22 +279,22 @@ impl Tiler {
 
     /// Finds one tiling, on `threads` workers racing with different random orders (the first to
     /// succeed wins; see the fast engine's restarts). `seed` makes the run reproducible on one
-    /// thread.
+    /// thread. Dancing links has no random order, so it runs on one thread.
     pub fn first(&self, threads: usize, seed: u64, budget: &Budget) -> Verdict<Solution> {
         if !self.plan.areas_match() {
             return Verdict::Infeasible;
         }
+        let threads = if self.kind == EngineKind::Dlx { 1 } else { threads };
         let verdict = portfolio(threads, budget, |k, b| {
+            // Worker 0 tries the natural order first, the others random orders from the start.
             // A verdict either way (found, or proven none) ends the race.
-            match self.engine.first(derive_seed(seed, k as u64), b) {
+            match self.engine.first(derive_seed(seed, k as u64), k == 0, b) {
                 Verdict::Unknown(_) => None,
                 v => Some(v),
             }
         });
-        match verdict {
-            Some(Verdict::Feasible(ids) | Verdict::Optimal(ids)) => Verdict::Feasible(self.found(&ids).sol),
-            Some(Verdict::Infeasible) => Verdict::Infeasible,
-            Some(Verdict::Unknown(r)) => Verdict::Unknown(r),
+        match verdict.map(|v| v.map(|ids| self.found(&ids).sol)) {
+            Some(v) => v,
             None => {
                 let mut b = budget.clone();
                 b.expired();
@@ -307,9 +338,9 @@ impl Tiler {
         };
         // A private cancel flag: a visitor that stops one worker stops them all.
         let budget = budget.fork();
-        let workers: Vec<usize> = (0..threads.min(prefixes.len()).max(1)).collect();
+        let workers = threads.min(prefixes.len()).max(1);
         let stopped = Mutex::new(None::<StopReason>);
-        let accs = split_work(&workers, threads, &budget, &init, |acc, _, _, b| {
+        let accs = split_work(workers, workers, &budget, &init, |acc, _, b| {
             let outcome = self.engine.run(&prefixes, &next, b, &mut |ids| on_found(acc, self.found(ids)));
             if let Outcome::Stopped(r) = outcome {
                 let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());

@@ -45,3 +45,41 @@ fn a_mismatch_with_stated_counts_fails_loudly() {
     std::fs::write(&file, "expect raw 7\nboard\n###\n###\n\npiece D x3\n##\n").unwrap();
     fails_with(&["tiling", "solve", file.to_str().unwrap()], "differ from the puzzle's stated");
 }
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    for args in [&["tiling", "solve", "pentomino-4x15", "--all"][..], &["tiling", "list"], &["meteor"], &["tour"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end at once: the child's writes fail with a broken pipe.
+        drop(child.stdout.take());
+        let status = child.wait().unwrap();
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        assert!(status.success(), "{args:?}: {status} {err}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn disconnected_pieces_and_lost_blank_lines_are_refused() {
+    let dir = scratch("pieces");
+    let file = dir.join("p.txt");
+    std::fs::write(&file, "board\n####\n\npiece P\n#.#\n\npiece Q\n#.#\n").unwrap();
+    fails_with(&["tiling", "solve", file.to_str().unwrap()], "line 4: piece 'P' is in several parts");
+    std::fs::write(&file, "board\n##\n\npiece A\n#\npiece B\n#\n").unwrap();
+    fails_with(&["tiling", "solve", file.to_str().unwrap()], "line 6: \"piece\" inside a picture");
+}
+
+#[test]
+fn budgets_stop_with_status_three() {
+    let out = tessera(&["tiling", "solve", "pentomino-6x10", "--budget-ms", "1", "-j", "1"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("stopped early"));
+}

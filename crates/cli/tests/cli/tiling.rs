@@ -114,3 +114,56 @@ fn list_and_show_builtin_puzzles() {
     let show = stdout(&tessera(&["tiling", "show", "scott-8x8"]));
     assert!(show.contains("expect distinct 65"));
 }
+
+#[test]
+fn a_count_draws_one_of_its_tilings() {
+    let dir = scratch("count-svg");
+    let svg = dir.join("p.svg");
+    let out = tessera(&["tiling", "solve", "pentomino-4x15", "--svg", svg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&svg).unwrap().matches("<rect").count(), 60);
+}
+
+#[test]
+fn json_lines_on_stdout_merge_back() {
+    let dir = scratch("jsonl-stdout");
+    let out = tessera(&["tiling", "eval", "--puzzles", "5", "--seed", "2", "--jsonl", "-"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("solved:"), "the summary goes to stderr");
+    let file = dir.join("lines.jsonl");
+    std::fs::write(&file, &out.stdout).unwrap();
+    let merged = tessera(&["tiling", "eval", "--merge", file.to_str().unwrap(), "--json"]);
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    let v: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(v["jobs"], 5);
+}
+
+#[test]
+fn a_missing_shard_is_reported() {
+    let dir = scratch("missing-shard");
+    let file = dir.join("s1.jsonl");
+    let mut args = vec!["tiling", "eval", "--puzzles", "6", "--seed", "4", "--shard", "1/2"];
+    args.extend(["--jsonl", file.to_str().unwrap()]);
+    assert!(tessera(&args).status.success());
+    let merged = tessera(&["tiling", "eval", "--merge", file.to_str().unwrap()]);
+    assert!(merged.status.success());
+    assert!(stderr(&merged).contains("3 of 6 jobs have no record (jobs 1, 3, 5)"), "{}", stderr(&merged));
+}
+
+#[test]
+fn a_huge_run_shards_lazily() {
+    let out = tessera(&["tiling", "eval", "--puzzles", "10000000000", "--shard", "10000000000/10000000000", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["jobs"], 1);
+}
+
+#[test]
+fn puzzles_that_cannot_be_made_are_skipped_not_wrong() {
+    let args = ["tiling", "eval", "--puzzles", "2", "--width", "40", "--height", "40", "--max-piece", "12"];
+    let out = tessera(&[&args[..], &["--seed", "1", "--budget-ms", "50", "--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["wrong"], 0);
+    assert_eq!(v["skipped"], 2);
+}

@@ -114,3 +114,26 @@ fn mismatched_areas_have_no_tiling() {
     assert_eq!(tiler.count(1, &Budget::unlimited()).raw, 0);
     assert_eq!(tiler.first(1, 0, &Budget::unlimited()), Verdict::Infeasible);
 }
+
+/// One piece per cell: the search goes thousands of levels deep, on both engines.
+#[test]
+fn thousands_of_pieces_do_not_overflow_the_stack() {
+    let board = |n: usize| format!("board\n{}\n\npiece o x{}\n#\n", vec!["#".repeat(n); n].join("\n"), n * n);
+    // 64 x 64: the fast engine, 4096 levels of 64-word sets.
+    let p = Puzzle::parse(&board(64)).unwrap();
+    let t = Tiler::new(&p).unwrap();
+    assert_eq!(t.engine(), EngineKind::Fast);
+    assert_eq!(t.count(1, &Budget::unlimited()).raw, 1);
+    assert!(matches!(t.first(2, 0, &Budget::unlimited()), Verdict::Feasible(_)));
+    let mut listed = 0;
+    t.for_each(&Budget::unlimited(), false, |_| {
+        listed += 1;
+        std::ops::ControlFlow::Continue(())
+    });
+    assert_eq!(listed, 1);
+    // 100 x 100: past the fast engine, dancing links goes 10000 levels deep.
+    let p = Puzzle::parse(&board(100)).unwrap();
+    let t = Tiler::new(&p).unwrap();
+    assert_eq!(t.engine(), EngineKind::Dlx);
+    assert!(matches!(t.first(1, 0, &Budget::unlimited()), Verdict::Feasible(_)));
+}
