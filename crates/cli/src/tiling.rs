@@ -202,13 +202,13 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
     // The budget covers building the tables too.
     let budget = Budget::unlimited().with_time_opt(args.budget.get());
     let puzzle = library::open(&args.puzzle)?;
-    let tiler = Tiler::with_engine(&puzzle, args.engine.engine)?;
+    let tiler = Tiler::with_engine(&puzzle.problem, args.engine.engine)?;
     let threads = args.threads.get();
     if !tiler.plan().areas_match() {
         eprintln!(
             "note: the pieces cover {} cells but the board has {}: there is no tiling",
-            puzzle.piece_area(),
-            puzzle.board.len()
+            puzzle.problem.piece_area(),
+            puzzle.problem.board.len()
         );
     }
     let (outcome, sample, mismatch) = if args.all {
@@ -252,7 +252,7 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
     };
     if let Some(path) = &args.svg {
         match &sample {
-            Some(s) => write_file(path, &board_svg(puzzle.lattice, &tiler.labelled_cells(s), &puzzle.name))?,
+            Some(s) => write_file(path, &board_svg(puzzle.problem.lattice, &tiler.labelled_cells(s), &puzzle.name))?,
             None => eprintln!("note: no tiling found, so no SVG was written"),
         }
     }

@@ -10,6 +10,7 @@
 //! * [`runtime`]: stop conditions ([`runtime::Budget`]), search verdicts, parallel workers;
 //! * [`rng`]: a fast seeded random number generator;
 //! * [`stats`] and [`eval`]: summaries, Wilson intervals, and sharded parallel evaluation runs;
+//! * [`tiler`]: exact tiling of a board by polyform pieces (the fast engine and its fallback);
 //! * [`svg`]: pictures of labelled boards;
 //! * [`tour`]: the shape of a game's entry in `tessera tour`.
 
@@ -21,4 +22,5 @@ pub mod rng;
 pub mod runtime;
 pub mod stats;
 pub mod svg;
+pub mod tiler;
 pub mod tour;

@@ -13,8 +13,8 @@ use tessera_core::runtime::{Budget, Outcome, Verdict};
 use tessera_core::stats::{Rate, Summary};
 
 use crate::random::{RandomSpec, planted};
-use crate::solver::{EngineKind, Tiler};
 use crate::validate::validate;
+use tessera_core::tiler::{EngineKind, Tiler};
 
 /// What each job does.
 #[derive(Clone, Debug)]
@@ -69,7 +69,7 @@ pub fn run_job(cfg: &EvalConfig, seed: u64) -> JobResult {
         note: None,
     };
     let made = planted(&cfg.spec, &format!("random-{seed}"), &mut Rng64::seed(seed))
-        .and_then(|p| Tiler::with_engine(&p.puzzle, cfg.engine).map(|t| (p, t)).map_err(|e| e.to_string()));
+        .and_then(|p| Tiler::with_engine(&p.puzzle.problem, cfg.engine).map(|t| (p, t)).map_err(|e| e.to_string()));
     let (p, tiler) = match made {
         Ok(made) => made,
         Err(e) => {
@@ -78,10 +78,11 @@ pub fn run_job(cfg: &EvalConfig, seed: u64) -> JobResult {
             return result;
         }
     };
-    (result.cells, result.pieces, result.types) = (p.puzzle.board.len(), p.puzzle.piece_count(), p.puzzle.pieces.len());
+    let problem = &p.puzzle.problem;
+    (result.cells, result.pieces, result.types) = (problem.board.len(), problem.piece_count(), problem.pieces.len());
     let start = Instant::now();
     let budget = Budget::unlimited().with_time_opt(cfg.budget);
-    let check = |labels: String| validate(&p.puzzle, &labels.chars().collect::<Vec<_>>()).err().map(|e| e.to_string());
+    let check = |labels: String| validate(problem, &labels.chars().collect::<Vec<_>>()).err().map(|e| e.to_string());
     if cfg.count {
         let (counts, sample) = tiler.count_with_sample(1, &budget);
         result.tilings = Some(counts.raw);

@@ -1,30 +1,22 @@
-//! Exact polyform tiling on the square and hexagonal lattices.
+//! The tiling game: exact polyform tiling puzzles on the square and hexagonal lattices.
 //!
-//! A [`Puzzle`] is a board (any shape, holes allowed) and piece types (each with a count, turned
-//! over or not). A [`Tiler`] counts its tilings (all of them, and up to the board's symmetries),
-//! lists them, or finds one, under a [`tessera_core::runtime::Budget`] and on several threads.
-//! Two engines: a fast bit-mask search (fill the first free cell, prune regions that no set of
-//! pieces fits, break the board's symmetry on one piece) and generic dancing links, kept as the
-//! fallback for huge boards and as the cross-check in tests.
-//!
-//! [`meteor`] reproduces the Benchmarks Game "meteor-contest" program on top of the engine.
+//! The engine ([`tessera_core::tiler`]) counts, lists or finds tilings; this crate adds the
+//! puzzle text format ([`puzzle`]), the shipped puzzles ([`library`]), the Benchmarks Game
+//! "meteor-contest" program ([`meteor`]), random puzzles with a planted tiling ([`random`]), an
+//! independent validator ([`validate`]), evaluation runs ([`eval`]) and reports ([`report`]).
 
-mod dlx;
 pub mod eval;
 pub mod library;
 pub mod meteor;
-pub mod plan;
 pub mod puzzle;
 pub mod random;
 pub mod report;
-mod search;
-pub mod solver;
 pub mod validate;
 
 pub use library::{builtin, builtin_names};
 pub use puzzle::{ParseError, Puzzle};
-pub use solver::{Counts, EngineKind, Solution, Tiler, TilingError};
 use std::time::Instant;
+pub use tessera_core::tiler::{Counts, EngineKind, Solution, Tiler, TilingError};
 
 use tessera_core::runtime::Budget;
 use tessera_core::tour::Demo;
@@ -43,7 +35,7 @@ pub fn tour(threads: usize) -> Vec<Demo> {
     }];
     let start = Instant::now();
     if let Some(p) = builtin("pentomino-6x10")
-        && let Ok(t) = Tiler::new(&p)
+        && let Ok(t) = Tiler::new(&p.problem)
     {
         let c = t.count(threads, &Budget::unlimited());
         demos.push(Demo {

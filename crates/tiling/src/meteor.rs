@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tessera_core::runtime::{Budget, Outcome};
 
 use crate::library::builtin;
-use crate::solver::Tiler;
+use tessera_core::tiler::Tiler;
 
 /// The meteor board's width (cells per row).
 const WIDTH: usize = 5;
@@ -59,7 +59,7 @@ impl Extremes {
 /// A tiler for the meteor puzzle.
 pub fn tiler() -> Tiler {
     let puzzle = builtin("meteor").unwrap_or_else(|| unreachable!("the meteor puzzle is built in"));
-    Tiler::new(&puzzle).unwrap_or_else(|e| unreachable!("meteor fits the fast engine: {e}"))
+    Tiler::new(&puzzle.problem).unwrap_or_else(|e| unreachable!("meteor fits the fast engine: {e}"))
 }
 
 /// Finds up to `limit` solutions on `threads` workers. With a limit below the number of

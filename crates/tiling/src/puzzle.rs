@@ -30,32 +30,12 @@
 use std::fmt::Write as _;
 
 use tessera_core::geometry::{Lattice, Polyform};
-
-/// Most cells a board may have.
-pub const MAX_CELLS: usize = 1 << 16;
-
-/// Most rows or columns a picture may span.
-pub const MAX_SIDE: i32 = 4096;
-
-/// Largest area of a picture's bounding box (holes included).
-pub const MAX_AREA: i64 = 1 << 20;
+pub use tessera_core::tiler::problem::{MAX_CELLS, PieceSpec, Problem, draw};
+use tessera_core::tiler::problem::{check_extent, picture_cells};
 
 /// The words that start directives; a picture line that starts with one is almost surely a
 /// directive that lost the blank line before it.
 const KEYWORDS: [&str; 6] = ["name", "lattice", "mirror", "expect", "board", "piece"];
-
-/// A piece type: its shape (picture cells), how many copies, whether it may be turned over.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PieceSpec {
-    /// One-character label, used to draw solutions.
-    pub label: char,
-    /// Cells as picture coordinates `(col, row)`.
-    pub cells: Vec<(i32, i32)>,
-    /// Number of identical copies (at least 1).
-    pub count: u32,
-    /// Whether mirror images may be used.
-    pub mirror: bool,
-}
 
 /// Known solution counts, as stated by the puzzle file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -66,17 +46,13 @@ pub struct Expect {
     pub distinct: Option<u64>,
 }
 
-/// A tiling puzzle.
+/// A tiling puzzle: a named problem, with the counts its file states.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
     /// A human-readable name.
     pub name: String,
-    /// The lattice of board and pieces.
-    pub lattice: Lattice,
-    /// Board cells as picture coordinates `(col, row)`, in reading order (row by row).
-    pub board: Vec<(i32, i32)>,
-    /// The piece types.
-    pub pieces: Vec<PieceSpec>,
+    /// The board and the pieces.
+    pub problem: Problem,
     /// Known counts, if the file gives them.
     pub expect: Expect,
 }
@@ -178,7 +154,7 @@ impl Puzzle {
         let mut board = None;
         let mut pieces: Vec<PieceSpec> = Vec::new();
         for b in blocks {
-            let cells = picture_cells(lattice, &b)?;
+            let cells = block_cells(lattice, &b)?;
             match b.kind {
                 BlockKind::Board => board = Some(cells),
                 BlockKind::Piece { label, count, mirror: m } => {
@@ -202,60 +178,20 @@ impl Puzzle {
         if pieces.is_empty() {
             return err(0, "no pieces: add 'piece X' lines, each followed by its picture");
         }
-        let area: u64 = pieces.iter().map(|p| p.cells.len() as u64 * u64::from(p.count)).sum();
-        if area > MAX_CELLS as u64 {
+        let problem = Problem { lattice, board, pieces };
+        if problem.piece_area() > MAX_CELLS as u64 {
+            let area = problem.piece_area();
             return err(0, format!("the pieces cover {area} cells in all; at most {MAX_CELLS} are supported"));
         }
-        Ok(Puzzle { name: name.unwrap_or_else(|| "puzzle".to_string()), lattice, board, pieces, expect })
-    }
-
-    /// Checks a puzzle built in code against what the parser guarantees: a board and pieces,
-    /// pieces in one part, counts of at least one, labels used once, pictures within
-    /// [`MAX_SIDE`] and [`MAX_AREA`], at most [`MAX_CELLS`] cells of board and of pieces.
-    pub fn check(&self) -> Result<(), String> {
-        let within = |cells: &[(i32, i32)]| {
-            let span = |f: fn(&(i32, i32)) -> i32| {
-                let (lo, hi) = (cells.iter().map(f).min().unwrap_or(0), cells.iter().map(f).max().unwrap_or(0));
-                i64::from(hi) - i64::from(lo) + 1
-            };
-            let (w, h) = (span(|c| c.0), span(|c| c.1));
-            w <= i64::from(MAX_SIDE) && h <= i64::from(MAX_SIDE) && w * h <= MAX_AREA
-        };
-        if self.board.is_empty() || self.board.len() > MAX_CELLS || !within(&self.board) {
-            return Err(format!("the board must have 1 to {MAX_CELLS} cells within {MAX_SIDE} x {MAX_SIDE}"));
-        }
-        if self.pieces.is_empty() || self.piece_area() > MAX_CELLS as u64 {
-            return Err(format!("there must be pieces, of at most {MAX_CELLS} cells in all"));
-        }
-        for (k, p) in self.pieces.iter().enumerate() {
-            if p.cells.is_empty() || p.count == 0 || !within(&p.cells) {
-                return Err(format!("piece {:?} needs cells, a count of at least 1 and a small picture", p.label));
-            }
-            if self.pieces[..k].iter().any(|q| q.label == p.label) {
-                return Err(format!("piece label {:?} is used twice", p.label));
-            }
-            if !Polyform::from_offsets(self.lattice, p.cells.iter().copied()).is_connected() {
-                return Err(format!("piece {:?} is in several parts", p.label));
-            }
-        }
-        Ok(())
-    }
-
-    /// Total cells of all pieces, counted with multiplicity.
-    pub fn piece_area(&self) -> u64 {
-        self.pieces.iter().map(|p| p.cells.len() as u64 * u64::from(p.count)).sum()
-    }
-
-    /// Total number of pieces, counted with multiplicity.
-    pub fn piece_count(&self) -> u64 {
-        self.pieces.iter().map(|p| u64::from(p.count)).sum()
+        Ok(Puzzle { name: name.unwrap_or_else(|| "puzzle".to_string()), problem, expect })
     }
 
     /// Writes the puzzle in the text format ([`Puzzle::parse`] reads it back).
     pub fn to_text(&self) -> String {
         let mut s = String::new();
+        let p = &self.problem;
         let _ = writeln!(s, "name {}", self.name);
-        let _ = writeln!(s, "lattice {}", self.lattice);
+        let _ = writeln!(s, "lattice {}", p.lattice);
         if self.expect.raw.is_some() || self.expect.distinct.is_some() {
             s.push_str("expect");
             if let Some(r) = self.expect.raw {
@@ -267,51 +203,17 @@ impl Puzzle {
             s.push('\n');
         }
         s.push_str("\nboard\n");
-        s.push_str(&draw(self.lattice, self.board.iter().map(|&(c, r)| (c, r, '#'))));
-        for p in &self.pieces {
-            let _ = write!(s, "\npiece {}", p.label);
-            if p.count != 1 {
-                let _ = write!(s, " x{}", p.count);
+        s.push_str(&draw(p.lattice, p.board.iter().map(|&(c, r)| (c, r, '#'))));
+        for piece in &p.pieces {
+            let _ = write!(s, "\npiece {}", piece.label);
+            if piece.count != 1 {
+                let _ = write!(s, " x{}", piece.count);
             }
-            let _ = writeln!(s, " {}", if p.mirror { "mirror" } else { "fixed" });
-            s.push_str(&draw(self.lattice, p.cells.iter().map(|&(c, r)| (c, r, p.label))));
+            let _ = writeln!(s, " {}", if piece.mirror { "mirror" } else { "fixed" });
+            s.push_str(&draw(p.lattice, piece.cells.iter().map(|&(c, r)| (c, r, piece.label))));
         }
         s
     }
-}
-
-/// Draws labelled picture cells in the text format's layout (hex: spaced and indented; holes as
-/// `.`), rows from the smallest row present. Hex rows keep their parity.
-pub fn draw(lattice: Lattice, cells: impl IntoIterator<Item = (i32, i32, char)>) -> String {
-    let cells: Vec<(i32, i32, char)> = cells.into_iter().collect();
-    if cells.is_empty() {
-        return String::new();
-    }
-    let (c0, c1) = (cells.iter().map(|c| c.0).min().unwrap_or(0), cells.iter().map(|c| c.0).max().unwrap_or(0));
-    let (mut r0, r1) = (cells.iter().map(|c| c.1).min().unwrap_or(0), cells.iter().map(|c| c.1).max().unwrap_or(0));
-    if lattice == Lattice::Hex {
-        // Start on an even row, so that the first line is not indented (a row of holes if needed).
-        r0 -= r0.rem_euclid(2);
-    }
-    let width = (c1 - c0 + 1) as usize;
-    let mut grid = vec![vec!['.'; width]; (r1 - r0 + 1) as usize];
-    for &(c, r, l) in &cells {
-        grid[(r - r0) as usize][(c - c0) as usize] = l;
-    }
-    let mut s = String::new();
-    for (k, row) in grid.iter().enumerate() {
-        let line: String = match lattice {
-            Lattice::Square => row.iter().collect(),
-            Lattice::Hex => {
-                let indent = if (r0 + k as i32).rem_euclid(2) == 1 { " " } else { "" };
-                let spaced: Vec<String> = row.iter().map(char::to_string).collect();
-                format!("{indent}{}", spaced.join(" "))
-            }
-        };
-        s.push_str(line.trim_end());
-        s.push('\n');
-    }
-    s
 }
 
 fn parse_lattice(line: usize, args: &[&str]) -> Result<Lattice, ParseError> {
@@ -382,36 +284,10 @@ fn parse_piece_header(line: usize, args: &[&str]) -> Result<BlockKind, ParseErro
     Ok(BlockKind::Piece { label, count, mirror })
 }
 
-/// The cells of a picture as `(col, row)`.
-fn picture_cells(lattice: Lattice, block: &Block) -> Result<Vec<(i32, i32)>, ParseError> {
-    let mut cells = Vec::new();
-    for (r, (line, row)) in block.rows.iter().enumerate() {
-        for (j, ch) in row.chars().enumerate() {
-            if ch == ' ' || ch == '.' {
-                continue;
-            }
-            if ch.is_control() {
-                return err(*line, format!("control character {ch:?} in a picture"));
-            }
-            let col = match lattice {
-                Lattice::Square => j as i32,
-                Lattice::Hex => {
-                    let shift = r % 2;
-                    if j < shift || (j - shift) % 2 != 0 {
-                        return err(
-                            *line,
-                            format!(
-                                "{ch:?} at column {} is between hex cells: cells are separated by spaces and odd rows start with one extra space",
-                                j + 1
-                            ),
-                        );
-                    }
-                    ((j - shift) / 2) as i32
-                }
-            };
-            cells.push((col, r as i32));
-        }
-    }
+/// The cells of a picture block as `(col, row)`, errors naming the file's line.
+fn block_cells(lattice: Lattice, block: &Block) -> Result<Vec<(i32, i32)>, ParseError> {
+    let cells = picture_cells(lattice, block.rows.iter().map(|(_, row)| row.as_str()))
+        .or_else(|(r, e)| err(block.rows[r].0, e))?;
     if cells.is_empty() {
         let what = match block.kind {
             BlockKind::Board => "the board".to_string(),
@@ -422,13 +298,7 @@ fn picture_cells(lattice: Lattice, block: &Block) -> Result<Vec<(i32, i32)>, Par
     if cells.len() > MAX_CELLS {
         return err(block.header_line, format!("a picture of more than {MAX_CELLS} cells"));
     }
-    let (w, h) = (cells.iter().map(|c| c.0).max().unwrap_or(0) + 1, block.rows.len() as i32);
-    if w > MAX_SIDE || h > MAX_SIDE || i64::from(w) * i64::from(h) > MAX_AREA {
-        return err(
-            block.header_line,
-            format!("a picture {w} wide and {h} high: at most {MAX_SIDE} on a side and {MAX_AREA} cells in all"),
-        );
-    }
+    check_extent(&cells).or_else(|e| err(block.header_line, format!("a picture {e}")))?;
     Ok(cells)
 }
 
@@ -442,7 +312,7 @@ mod tests {
         #[test]
         fn parse_never_panics(text in "(board|piece [A-Z.#]( x[0-9])?( fixed)?|lattice (hex|square)|expect raw [0-9]+|[#. ]{0,6}|\\PC{0,8}|)(\n(board|piece [A-Z]|[#. ]{0,6}|\\PC{0,6}|)){0,12}") {
             match Puzzle::parse(&text) {
-                Ok(p) => prop_assert!(!p.board.is_empty() && !p.pieces.is_empty()),
+                Ok(p) => prop_assert!(p.problem.check().is_ok()),
                 Err(e) => prop_assert!(e.line <= text.lines().count()),
             }
         }
@@ -465,18 +335,18 @@ piece D x3 fixed
     fn parses_and_round_trips() {
         let p = Puzzle::parse(DOMINOES).unwrap();
         assert_eq!(p.name, "strip");
-        assert_eq!(p.board.len(), 6);
-        assert_eq!(p.pieces.len(), 1);
-        assert_eq!((p.pieces[0].count, p.pieces[0].mirror), (3, false));
+        assert_eq!(p.problem.board.len(), 6);
+        assert_eq!(p.problem.pieces.len(), 1);
+        assert_eq!((p.problem.pieces[0].count, p.problem.pieces[0].mirror), (3, false));
         assert_eq!(p.expect, Expect { raw: Some(3), distinct: Some(2) });
-        assert_eq!(p.piece_area(), 6);
+        assert_eq!(p.problem.piece_area(), 6);
         assert_eq!(Puzzle::parse(&p.to_text()).unwrap(), p);
     }
 
     #[test]
     fn hex_pictures_are_spaced_and_indented() {
         let p = Puzzle::parse("lattice hex\nboard\n# # #\n # # #\n\npiece A x6\n#\n").unwrap();
-        assert_eq!(p.board, vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]);
+        assert_eq!(p.problem.board, vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]);
         assert_eq!(Puzzle::parse(&p.to_text()).unwrap(), p);
         let e = Puzzle::parse("lattice hex\nboard\n##\n\npiece A\n#\n").unwrap_err();
         assert_eq!(e.line, 3);
@@ -488,8 +358,13 @@ piece D x3 fixed
         // Two cells 5000 rows apart: a bounding box far too big to lay out.
         let text = format!("board\n#\n{}#\n\npiece A\n#\n", ".\n".repeat(4999));
         let e = Puzzle::parse(&text).unwrap_err();
+        assert_eq!(e.line, 5002, "the line of the first cell past 4096 rows");
+        assert!(e.message.contains("4096"), "{e}");
+        // A picture within 4096 a side but too big in area names its header.
+        let wide = format!("board\n{}\n{}#\n\npiece A\n#\n", "#".repeat(4000), ".\n".repeat(300));
+        let e = Puzzle::parse(&wide).unwrap_err();
         assert_eq!(e.line, 1);
-        assert!(e.message.contains("at most 4096 on a side"), "{e}");
+        assert!(e.message.contains("cells in all"), "{e}");
     }
 
     #[test]

@@ -11,7 +11,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use tessera_core::geometry::{Lattice, Polyform};
 
-use crate::puzzle::{Expect, PieceSpec, Puzzle};
+use tessera_core::tiler::{PieceSpec, Problem};
+
+use crate::puzzle::{Expect, Puzzle};
 
 /// Labels for the piece types of random puzzles: 62, so random puzzles stay within the fast
 /// engine's 64 types.
@@ -74,7 +76,10 @@ impl Planted {
     /// The puzzle in the text format, the planted tiling drawn in comments above it.
     pub fn to_text(&self) -> String {
         let p = &self.puzzle;
-        let drawing = crate::puzzle::draw(p.lattice, p.board.iter().zip(&self.labels).map(|(&(c, r), &l)| (c, r, l)));
+        let drawing = crate::puzzle::draw(
+            p.problem.lattice,
+            p.problem.board.iter().zip(&self.labels).map(|(&(c, r), &l)| (c, r, l)),
+        );
         let mut s = format!("# A random puzzle ({}). Its planted tiling:\n", p.name);
         for line in drawing.lines() {
             s.push_str("#   ");
@@ -122,7 +127,8 @@ pub fn planted(spec: &RandomSpec, name: &str, rng: &mut impl Rng) -> Result<Plan
             }
         }
     }
-    let puzzle = Puzzle { name: name.to_string(), lattice, board: cells, pieces: specs, expect: Expect::default() };
+    let problem = Problem { lattice, board: cells, pieces: specs };
+    let puzzle = Puzzle { name: name.to_string(), problem, expect: Expect::default() };
     Ok(Planted { puzzle, labels })
 }
 
@@ -170,8 +176,8 @@ mod tests {
             for seed in 0..20 {
                 let spec = RandomSpec { lattice, holes: 3, mirror: seed % 2 == 0, ..RandomSpec::default() };
                 let p = planted(&spec, "t", &mut Rng64::seed(seed + 100 * k as u64)).unwrap();
-                assert_eq!(p.puzzle.board.len(), 33);
-                assert_eq!(validate(&p.puzzle, &p.labels), Ok(()), "{}", p.puzzle.to_text());
+                assert_eq!(p.puzzle.problem.board.len(), 33);
+                assert_eq!(validate(&p.puzzle.problem, &p.labels), Ok(()), "{}", p.puzzle.to_text());
                 // The text format round-trips it, with or without the planted tiling.
                 assert_eq!(Puzzle::parse(&p.puzzle.to_text()).unwrap(), p.puzzle);
                 assert_eq!(Puzzle::parse(&p.to_text()).unwrap(), p.puzzle);

@@ -7,7 +7,7 @@ use tessera_core::runtime::{Outcome, StopReason};
 use tessera_core::tour::plural;
 
 use crate::puzzle::Puzzle;
-use crate::solver::{Counts, EngineKind, Solution, Tiler};
+use tessera_core::tiler::{Counts, EngineKind, Solution, Tiler};
 
 /// A puzzle's vital statistics.
 #[derive(Clone, Debug, Serialize)]
@@ -33,10 +33,10 @@ impl PuzzleInfo {
     pub fn new(puzzle: &Puzzle, tiler: &Tiler) -> Self {
         PuzzleInfo {
             name: puzzle.name.clone(),
-            lattice: puzzle.lattice.name(),
-            cells: puzzle.board.len(),
-            pieces: puzzle.piece_count(),
-            types: puzzle.pieces.len(),
+            lattice: puzzle.problem.lattice.name(),
+            cells: puzzle.problem.board.len(),
+            pieces: puzzle.problem.piece_count(),
+            types: puzzle.problem.pieces.len(),
             symmetries: tiler.symmetries(),
             engine: tiler.engine(),
         }
@@ -194,8 +194,13 @@ pub fn list_builtin() -> String {
         if let Some(d) = p.expect.distinct {
             known.push(format!("{d} distinct"));
         }
-        let _ =
-            writeln!(s, "{name:<16} {:>3} cells, {:>2} pieces  {}", p.board.len(), p.piece_count(), known.join(", "));
+        let _ = writeln!(
+            s,
+            "{name:<16} {:>3} cells, {:>2} pieces  {}",
+            p.problem.board.len(),
+            p.problem.piece_count(),
+            known.join(", ")
+        );
     }
     s
 }

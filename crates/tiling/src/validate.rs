@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use tessera_core::geometry::{Coord, Transform};
 
-use crate::puzzle::Puzzle;
+use tessera_core::tiler::Problem;
 
 /// Why a labelling is not a tiling of the puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,8 +50,8 @@ pub enum Invalid {
     Shape(char),
 }
 
-/// Checks that `labels` (one per board cell, in the puzzle's board order) is a tiling.
-pub fn validate(puzzle: &Puzzle, labels: &[char]) -> Result<(), Invalid> {
+/// Checks that `labels` (one per board cell, in the board's order) is a tiling of the problem.
+pub fn validate(puzzle: &Problem, labels: &[char]) -> Result<(), Invalid> {
     if labels.len() != puzzle.board.len() {
         return Err(Invalid::Length { got: labels.len(), want: puzzle.board.len() });
     }
@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn accepts_tilings_and_names_faults() {
-        let p = Puzzle::parse("board\n###\n###\n\npiece D x2\n##\n\npiece o x2\n#\n").unwrap();
+        let p = crate::Puzzle::parse("board\n###\n###\n\npiece D x2\n##\n\npiece o x2\n#\n").unwrap().problem;
         let ok: Vec<char> = "oDDDDo".chars().collect();
         assert_eq!(validate(&p, &ok), Ok(()));
         // Two touching dominoes side by side in a 2x2 block: still a split into two dominoes.
@@ -130,7 +130,7 @@ mod tests {
     fn fixed_pieces_may_not_be_turned_over() {
         // An S tetromino that may not be mirrored cannot stand in for a Z.
         let s = "board\n###\n###\n\npiece S fixed\n.##\n##.\n\npiece o x2\n#\n";
-        let p = Puzzle::parse(s).unwrap();
+        let p = crate::Puzzle::parse(s).unwrap().problem;
         assert_eq!(validate(&p, &"oSSSSo".chars().collect::<Vec<_>>()), Ok(()));
         assert_eq!(validate(&p, &"SSooSS".chars().collect::<Vec<_>>()), Err(Invalid::Shape('S')));
     }

@@ -9,7 +9,7 @@ use tessera_tiling::{EngineKind, Puzzle, Tiler, builtin};
 
 fn check_expected(name: &str, threads: usize) {
     let puzzle = builtin(name).unwrap();
-    let tiler = Tiler::new(&puzzle).unwrap();
+    let tiler = Tiler::new(&puzzle.problem).unwrap();
     assert_eq!(tiler.engine(), EngineKind::Fast);
     let counts = tiler.count(threads, &Budget::unlimited());
     assert_eq!(counts.outcome, Outcome::Complete);
@@ -26,7 +26,7 @@ fn check_expected(name: &str, threads: usize) {
 fn shipped_puzzles_parse_and_state_their_counts() {
     for (name, text) in BUILTIN {
         let p = Puzzle::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(p.piece_area() as usize, p.board.len(), "{name}: areas differ");
+        assert_eq!(p.problem.piece_area() as usize, p.problem.board.len(), "{name}: areas differ");
     }
 }
 
@@ -70,11 +70,11 @@ fn scott_8x8() {
 #[test]
 fn listing_matches_counts_and_validates() {
     let puzzle = builtin("scott-8x8").unwrap();
-    let tiler = Tiler::new(&puzzle).unwrap();
+    let tiler = Tiler::new(&puzzle.problem).unwrap();
     let mut seen = std::collections::HashSet::new();
     let outcome = tiler.for_each(&Budget::unlimited(), false, |s| {
         let labels = tiler.labels(s);
-        assert_eq!(validate(&puzzle, &labels.chars().collect::<Vec<_>>()), Ok(()));
+        assert_eq!(validate(&puzzle.problem, &labels.chars().collect::<Vec<_>>()), Ok(()));
         assert!(seen.insert(labels), "a tiling listed twice");
         ControlFlow::Continue(())
     });
@@ -93,15 +93,15 @@ fn listing_matches_counts_and_validates() {
 fn first_solution_is_valid() {
     for (name, _) in BUILTIN {
         let puzzle = builtin(name).unwrap();
-        let tiler = Tiler::new(&puzzle).unwrap();
+        let tiler = Tiler::new(&puzzle.problem).unwrap();
         let Verdict::Feasible(s) = tiler.first(2, 0, &Budget::unlimited()) else { panic!("{name}: no tiling") };
-        assert_eq!(validate(&puzzle, &tiler.labels(&s).chars().collect::<Vec<_>>()), Ok(()), "{name}");
+        assert_eq!(validate(&puzzle.problem, &tiler.labels(&s).chars().collect::<Vec<_>>()), Ok(()), "{name}");
     }
 }
 
 #[test]
 fn a_tiny_node_budget_stops_the_count() {
-    let tiler = Tiler::new(&builtin("pentomino-6x10").unwrap()).unwrap();
+    let tiler = Tiler::new(&builtin("pentomino-6x10").unwrap().problem).unwrap();
     let counts = tiler.count(1, &Budget::unlimited().with_nodes(5000));
     assert!(matches!(counts.outcome, Outcome::Stopped(_)));
     assert!(counts.raw < 9356);
@@ -110,7 +110,7 @@ fn a_tiny_node_budget_stops_the_count() {
 #[test]
 fn mismatched_areas_have_no_tiling() {
     let puzzle = Puzzle::parse("board\n###\n\npiece D\n##\n").unwrap();
-    let tiler = Tiler::new(&puzzle).unwrap();
+    let tiler = Tiler::new(&puzzle.problem).unwrap();
     assert_eq!(tiler.count(1, &Budget::unlimited()).raw, 0);
     assert_eq!(tiler.first(1, 0, &Budget::unlimited()), Verdict::Infeasible);
 }
@@ -121,7 +121,7 @@ fn thousands_of_pieces_do_not_overflow_the_stack() {
     let board = |n: usize| format!("board\n{}\n\npiece o x{}\n#\n", vec!["#".repeat(n); n].join("\n"), n * n);
     // 64 x 64: the fast engine, 4096 levels of 64-word sets.
     let p = Puzzle::parse(&board(64)).unwrap();
-    let t = Tiler::new(&p).unwrap();
+    let t = Tiler::new(&p.problem).unwrap();
     assert_eq!(t.engine(), EngineKind::Fast);
     assert_eq!(t.count(1, &Budget::unlimited()).raw, 1);
     assert!(matches!(t.first(2, 0, &Budget::unlimited()), Verdict::Feasible(_)));
@@ -133,7 +133,7 @@ fn thousands_of_pieces_do_not_overflow_the_stack() {
     assert_eq!(listed, 1);
     // 100 x 100: past the fast engine, dancing links goes 10000 levels deep.
     let p = Puzzle::parse(&board(100)).unwrap();
-    let t = Tiler::new(&p).unwrap();
+    let t = Tiler::new(&p.problem).unwrap();
     assert_eq!(t.engine(), EngineKind::Dlx);
     assert!(matches!(t.first(1, 0, &Budget::unlimited()), Verdict::Feasible(_)));
 }

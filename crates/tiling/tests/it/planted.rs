@@ -24,12 +24,12 @@ proptest! {
         let holes = holes.min(width * height - 1);
         let s = spec(hex, width, height, holes, min, min + extra, mirror);
         let p = planted(&s, "prop", &mut Rng64::seed(seed)).unwrap();
-        let tiler = Tiler::new(&p.puzzle).unwrap();
+        let tiler = Tiler::new(&p.puzzle.problem).unwrap();
         let Verdict::Feasible(sol) = tiler.first(1, 0, &Budget::unlimited()) else {
             panic!("no tiling for a planted puzzle:\n{}", p.puzzle.to_text());
         };
         let labels: Vec<char> = tiler.labels(&sol).chars().collect();
-        prop_assert_eq!(validate(&p.puzzle, &labels), Ok(()));
+        prop_assert_eq!(validate(&p.puzzle.problem, &labels), Ok(()));
     }
 
     /// The fast engine (pruning, symmetry breaking, parallel split) counts what plain dancing
@@ -39,8 +39,8 @@ proptest! {
                           mirror: bool, threads in 1usize..3, seed: u64) {
         let s = spec(hex, width, height, 0, min, min + 1, mirror);
         let p = planted(&s, "prop", &mut Rng64::seed(seed)).unwrap();
-        let fast = Tiler::with_engine(&p.puzzle, EngineKind::Fast).unwrap().count(threads, &Budget::unlimited());
-        let dlx = Tiler::with_engine(&p.puzzle, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
+        let fast = Tiler::with_engine(&p.puzzle.problem, EngineKind::Fast).unwrap().count(threads, &Budget::unlimited());
+        let dlx = Tiler::with_engine(&p.puzzle.problem, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
         prop_assert!(fast.raw >= 1);
         prop_assert_eq!((fast.raw, fast.distinct), (dlx.raw, dlx.distinct), "{}", p.puzzle.to_text());
     }
@@ -53,10 +53,10 @@ fn wide_boards_agree_with_dlx() {
     for (hex, seed) in [(false, 16), (true, 8)] {
         let s = spec(hex, 13, 5, 0, 7, 9, true);
         let p = planted(&s, "wide", &mut Rng64::seed(seed)).unwrap();
-        let fast = Tiler::with_engine(&p.puzzle, EngineKind::Fast).unwrap();
+        let fast = Tiler::with_engine(&p.puzzle.problem, EngineKind::Fast).unwrap();
         assert!(fast.plan().nbits > 64);
         let a = fast.count(2, &Budget::unlimited());
-        let b = Tiler::with_engine(&p.puzzle, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
+        let b = Tiler::with_engine(&p.puzzle.problem, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
         assert!(a.raw >= 1);
         assert_eq!((a.raw, a.distinct), (b.raw, b.distinct), "{}", p.puzzle.to_text());
     }
@@ -69,20 +69,20 @@ fn multi_word_planted_boards_are_solved() {
     for (k, &(hex, w, h)) in cases.iter().enumerate() {
         let s = spec(hex, w, h, 3, 4, 4, true);
         let p = planted(&s, "large", &mut Rng64::seed(k as u64)).unwrap();
-        let tiler = Tiler::new(&p.puzzle).unwrap();
+        let tiler = Tiler::new(&p.puzzle.problem).unwrap();
         assert!(tiler.plan().nbits > 128, "{w}x{h} should need several words");
         for threads in [1, 2] {
             let budget = Budget::unlimited().with_time(std::time::Duration::from_secs(60));
             let Verdict::Feasible(sol) = tiler.first(threads, 0, &budget) else { panic!("{w}x{h}: no tiling") };
             let labels: Vec<char> = tiler.labels(&sol).chars().collect();
-            assert_eq!(validate(&p.puzzle, &labels), Ok(()));
+            assert_eq!(validate(&p.puzzle.problem, &labels), Ok(()));
         }
     }
 }
 
 /// The board symmetries of a puzzle, worked out here from lattice transforms alone (independently
 /// of the engine): each as a map from a cell to its image.
-fn symmetries(p: &tessera_tiling::Puzzle) -> Vec<std::collections::HashMap<(i32, i32), (i32, i32)>> {
+fn symmetries(p: &tessera_core::tiler::Problem) -> Vec<std::collections::HashMap<(i32, i32), (i32, i32)>> {
     use tessera_core::geometry::{Coord, Polyform};
     let lattice = p.lattice;
     let mirror =
@@ -121,16 +121,16 @@ proptest! {
         use std::collections::BTreeSet;
         let s = spec(hex, width, height, 0, min, min + 1, mirror);
         let p = planted(&s, "prop", &mut Rng64::seed(seed)).unwrap();
-        let tiler = Tiler::new(&p.puzzle).unwrap();
+        let tiler = Tiler::new(&p.puzzle.problem).unwrap();
         let counts = tiler.count(1, &Budget::unlimited());
-        let syms = symmetries(&p.puzzle);
+        let syms = symmetries(&p.puzzle.problem);
         // A tiling as a set of pieces, each a label and its cells.
         type Tiling = BTreeSet<(char, BTreeSet<(i32, i32)>)>;
         let mut raw: BTreeSet<Tiling> = BTreeSet::new();
         tiler.for_each(&Budget::unlimited(), false, |sol| {
             let labels: Vec<char> = tiler.labels(sol).chars().collect();
             let t: Tiling = sol.piece_cells().into_iter()
-                .map(|cells| (labels[cells[0]], cells.iter().map(|&k| p.puzzle.board[k]).collect()))
+                .map(|cells| (labels[cells[0]], cells.iter().map(|&k| p.puzzle.problem.board[k]).collect()))
                 .collect();
             assert!(raw.insert(t), "a tiling listed twice");
             std::ops::ControlFlow::Continue(())

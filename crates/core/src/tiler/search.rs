@@ -17,11 +17,11 @@
 
 use std::ops::ControlFlow;
 
-use tessera_core::bits::CellBits;
-use tessera_core::rng::Rng64;
-use tessera_core::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
+use crate::bits::CellBits;
+use crate::rng::Rng64;
+use crate::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
 
-use crate::plan::Plan;
+use crate::tiler::plan::Plan;
 
 /// A search engine over a compiled puzzle. Searches can be split into independent prefixes (lists
 /// of the engine's own placement handles) for parallel workers.

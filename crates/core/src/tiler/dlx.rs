@@ -7,11 +7,11 @@
 
 use std::ops::ControlFlow;
 
-use tessera_core::exact_cover::{Bounds, ExactCover};
-use tessera_core::runtime::{Budget, Outcome, Verdict};
+use crate::exact_cover::{Bounds, ExactCover};
+use crate::runtime::{Budget, Outcome, Verdict};
 
-use crate::plan::Plan;
-use crate::search::Engine;
+use crate::tiler::plan::Plan;
+use crate::tiler::search::Engine;
 
 /// The exact-cover formulation of a plan.
 pub(crate) struct Dlx {

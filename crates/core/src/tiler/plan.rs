@@ -1,16 +1,16 @@
-//! From a puzzle to what the searches need: numbered cells, every placement of every piece, the
+//! From a problem to what the searches need: numbered cells, every placement of every piece, the
 //! board's symmetries, and which region sizes the pieces could fill.
 //!
-//! Cells are numbered twice. *Board cells* `0..n` follow the puzzle's reading order and are what
+//! Cells are numbered twice. *Board cells* `0..n` follow the board's reading order and are what
 //! solutions are reported in. *Bits* lay the board's bounding box out row by row along its
 //! shorter side, so that "the first free bit" walks a narrow front across the board (the order
 //! that makes fill-the-first-hole searches fast) and neighbours are a fixed shift apart.
 
 use std::collections::HashMap;
 
-use tessera_core::geometry::{Coord, Lattice, Polyform, placements};
+use crate::geometry::{Coord, Lattice, Polyform, placements};
 
-use crate::puzzle::Puzzle;
+use crate::tiler::problem::Problem;
 
 /// A piece type as the searches see it.
 #[derive(Clone, Debug)]
@@ -44,7 +44,7 @@ pub struct Restriction {
     pub reps: Vec<Option<Vec<u8>>>,
 }
 
-/// A compiled puzzle.
+/// A compiled problem.
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// The lattice.
@@ -76,24 +76,24 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Compiles a puzzle.
-    pub fn new(puzzle: &Puzzle) -> Plan {
-        let lattice = puzzle.lattice;
-        let cells = puzzle.board.clone();
+    /// Compiles a problem.
+    pub fn new(problem: &Problem) -> Plan {
+        let lattice = problem.lattice;
+        let cells = problem.board.clone();
         let (bit_of, nbits, line) = layout(&cells);
         let coords: Vec<Coord> = cells.iter().map(|&(c, r)| lattice.from_offset(c, r)).collect();
         let index = CellIndex::new(&coords);
         let types: Vec<PieceType> =
-            puzzle.pieces.iter().map(|p| PieceType { label: p.label, count: p.count, size: p.cells.len() }).collect();
+            problem.pieces.iter().map(|p| PieceType { label: p.label, count: p.count, size: p.cells.len() }).collect();
         let mut all = Vec::new();
-        for (ty, p) in puzzle.pieces.iter().enumerate() {
+        for (ty, p) in problem.pieces.iter().enumerate() {
             let shape = Polyform::from_offsets(lattice, p.cells.iter().copied());
             for mut cells in placements(&shape.orientations(p.mirror), &coords, |c| index.get(c)) {
                 cells.sort_unstable();
                 all.push(Placement { ty, cells: cells.into_iter().map(|c| c as u32).collect() });
             }
         }
-        let symmetries = board_symmetries(puzzle, &coords, &index);
+        let symmetries = board_symmetries(problem, &coords, &index);
         let restriction = restrict(&types, &all, &symmetries, &bit_of);
         Plan {
             lattice,
@@ -102,7 +102,7 @@ impl Plan {
             bit_of,
             nbits,
             line,
-            fillable: fillable(&types, puzzle.board.len()),
+            fillable: fillable(&types, problem.board.len()),
             types,
             placements: all,
             symmetries,
@@ -225,10 +225,12 @@ fn fillable(types: &[PieceType], area: usize) -> Vec<bool> {
 
 /// The symmetries of the board that also map the piece set to itself: all rotations, and the
 /// reflections too if every piece may be turned over or is its own mirror image.
-fn board_symmetries(puzzle: &Puzzle, coords: &[Coord], index: &CellIndex) -> Vec<Vec<u32>> {
-    let lattice = puzzle.lattice;
-    let mirror_ok =
-        puzzle.pieces.iter().all(|p| p.mirror || Polyform::from_offsets(lattice, p.cells.iter().copied()).is_achiral());
+fn board_symmetries(problem: &Problem, coords: &[Coord], index: &CellIndex) -> Vec<Vec<u32>> {
+    let lattice = problem.lattice;
+    let mirror_ok = problem
+        .pieces
+        .iter()
+        .all(|p| p.mirror || Polyform::from_offsets(lattice, p.cells.iter().copied()).is_achiral());
     let anchor = |cs: &[Coord]| cs.iter().copied().min_by_key(|c| (c.y, c.x));
     let Some(a0) = anchor(coords) else { return vec![] };
     let mut out = Vec::new();
@@ -294,13 +296,31 @@ fn choose_restricted(types: &[PieceType], all: &[Placement]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    /// A plan from a compact text: the board picture, a blank line, then per piece a header
+    /// `LABEL COUNT mirror|fixed` and its picture, pieces separated by blank lines; `hex` as the
+    /// first line switches lattices.
     fn plan(text: &str) -> Plan {
-        Plan::new(&Puzzle::parse(text).unwrap())
+        let (lattice, text) = match text.strip_prefix("hex\n") {
+            Some(rest) => (Lattice::Hex, rest),
+            None => (Lattice::Square, text),
+        };
+        let mut blocks = text.split("\n\n");
+        let board = blocks.next().unwrap();
+        let pieces: Vec<(char, u32, bool, String)> = blocks
+            .filter(|b| !b.trim().is_empty())
+            .map(|b| {
+                let (head, picture) = b.split_once('\n').unwrap();
+                let words: Vec<&str> = head.split_whitespace().collect();
+                (words[0].chars().next().unwrap(), words[1].parse().unwrap(), words[2] == "mirror", picture.to_string())
+            })
+            .collect();
+        let specs: Vec<(char, u32, bool, &str)> = pieces.iter().map(|(l, c, m, p)| (*l, *c, *m, p.as_str())).collect();
+        Plan::new(&crate::tiler::problem::from_pictures(lattice, board, &specs).unwrap())
     }
 
     #[test]
     fn rectangle_layout_runs_along_the_short_side() {
-        let p = plan("board\n####\n####\n\npiece A x4\n##\n");
+        let p = plan("####\n####\n\nA 4 mirror\n##");
         // 4 wide, 2 high: numbered by columns, two bits per column.
         assert_eq!(p.bit_of, vec![0, 2, 4, 6, 1, 3, 5, 7]);
         assert_eq!(p.nbits, 8);
@@ -310,7 +330,7 @@ mod tests {
 
     #[test]
     fn hex_neighbour_shifts_depend_on_row_parity() {
-        let p = plan("lattice hex\nboard\n# # #\n # # #\n# # #\n\npiece A x9\n#\n");
+        let p = plan("hex\n# # #\n # # #\n# # #\n\nA 9 mirror\n#");
         let deltas: Vec<i32> = p.shifts.iter().map(|s| s.0).collect();
         // E/W = ±1, vertical = ±3, plus -4/+2 from even rows and -2/+4 from odd rows.
         assert_eq!(deltas, vec![-4, -3, -2, -1, 1, 2, 3, 4]);
@@ -318,11 +338,11 @@ mod tests {
 
     #[test]
     fn fillable_is_a_bounded_subset_sum() {
-        let p = plan("board\n#########\n\npiece A x1\n####\n\npiece B x1\n#####\n");
+        let p = plan("#########\n\nA 1 mirror\n####\n\nB 1 mirror\n#####");
         let sizes: Vec<usize> = (0..=9).filter(|&s| p.fillable[s]).collect();
         assert_eq!(sizes, vec![0, 4, 5, 9]);
         // Counts split in groups 1, 2, 4, ...: 6 copies of 3 and one of 2 reach 3k and 3k + 2.
-        let p = plan("board\n####################\n\npiece A x6\n###\n\npiece B\n##\n");
+        let p = plan("####################\n\nA 6 mirror\n###\n\nB 1 mirror\n##");
         let sizes: Vec<usize> = (0..=20).filter(|&s| p.fillable[s]).collect();
         assert_eq!(sizes, vec![0, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20]);
     }
@@ -330,16 +350,16 @@ mod tests {
     #[test]
     fn chiral_fixed_pieces_forbid_reflections() {
         // An L tetromino that may not be turned over: a square board keeps only its 4 rotations.
-        let p = plan("board\n####\n####\n####\n####\n\npiece L x4 fixed\n#\n#\n##\n");
+        let p = plan("####\n####\n####\n####\n\nL 4 fixed\n#\n#\n##");
         assert_eq!(p.symmetries.len(), 4);
-        let q = plan("board\n####\n####\n####\n####\n\npiece L x4\n#\n#\n##\n");
+        let q = plan("####\n####\n####\n####\n\nL 4 mirror\n#\n#\n##");
         assert_eq!(q.symmetries.len(), 8);
     }
 
     #[test]
     fn restriction_keeps_one_placement_per_orbit() {
         // Monomino X on a 3x3 board (8 symmetries): orbits are the corners, edges and centre.
-        let p = plan("board\n###\n###\n###\n\npiece X\n#\n\npiece o x8\n#\n");
+        let p = plan("###\n###\n###\n\nX 1 mirror\n#\n\no 8 mirror\n#");
         let r = p.restriction.as_ref().unwrap();
         assert_eq!(p.types[r.ty].label, 'X');
         let mut orbit_sizes: Vec<usize> = r.reps.iter().flatten().map(Vec::len).collect();

@@ -1,4 +1,4 @@
-//! The tiling solver: count, list or find tilings of a puzzle, with symmetry reduction and
+//! The tiling solver: count, list or find tilings of a problem, with symmetry reduction and
 //! parallel workers.
 //!
 //! Symmetry: let `G` be the board's symmetries that map the piece set to itself. When `G` is not
@@ -10,10 +10,12 @@
 //! found tiling stands for `reps` tilings and for `|Stab(S)| * reps / |G|` classes.
 //!
 //! ```
-//! use tessera_tiling::{Puzzle, Tiler};
+//! use tessera_core::geometry::Lattice;
 //! use tessera_core::runtime::Budget;
-//! let puzzle = Puzzle::parse("board\n###\n###\n\npiece D x3\n##\n").unwrap();
-//! let counts = Tiler::new(&puzzle).unwrap().count(1, &Budget::unlimited());
+//! use tessera_core::tiler::{Tiler, problem::from_pictures};
+//! // Three identical dominoes on a 3x2 board: 3 tilings, 2 up to symmetry.
+//! let problem = from_pictures(Lattice::Square, "###\n###", &[('D', 3, true, "##")]).unwrap();
+//! let counts = Tiler::new(&problem).unwrap().count(1, &Budget::unlimited());
 //! assert_eq!((counts.raw, counts.distinct), (3, 2));
 //! ```
 
@@ -22,15 +24,15 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use crate::bits::{Bitboard, WideBits};
+use crate::rng::derive_seed;
+use crate::runtime::{Budget, Outcome, Stop, StopReason, Verdict, portfolio, split_work};
 use serde::Serialize;
-use tessera_core::bits::{Bitboard, WideBits};
-use tessera_core::rng::derive_seed;
-use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict, portfolio, split_work};
 
-use crate::dlx::Dlx;
-use crate::plan::Plan;
-use crate::puzzle::{Puzzle, draw};
-use crate::search::{Engine, Fast, MAX_TYPES};
+use crate::tiler::dlx::Dlx;
+use crate::tiler::plan::Plan;
+use crate::tiler::problem::{Problem, draw};
+use crate::tiler::search::{Engine, Fast, MAX_TYPES};
 
 /// Which search to use.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize)]
@@ -61,7 +63,7 @@ impl std::str::FromStr for EngineKind {
 /// Why a puzzle cannot be solved as asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TilingError {
-    /// The puzzle breaks the limits of [`Puzzle::check`].
+    /// The problem breaks the limits of [`Problem::check`].
     #[error("bad puzzle: {0}")]
     BadPuzzle(String),
     /// The fast engine was requested for a puzzle it cannot take.
@@ -156,12 +158,12 @@ const FAST_MASK_BYTES: u64 = 256 << 20;
 
 impl Tiler {
     /// Compiles a puzzle for the automatically chosen engine.
-    pub fn new(puzzle: &Puzzle) -> Result<Tiler, TilingError> {
+    pub fn new(puzzle: &Problem) -> Result<Tiler, TilingError> {
         Self::with_engine(puzzle, EngineKind::Auto)
     }
 
     /// Compiles a puzzle for the given engine.
-    pub fn with_engine(puzzle: &Puzzle, kind: EngineKind) -> Result<Tiler, TilingError> {
+    pub fn with_engine(puzzle: &Problem, kind: EngineKind) -> Result<Tiler, TilingError> {
         puzzle.check().map_err(TilingError::BadPuzzle)?;
         let plan = Plan::new(puzzle);
         // The fast engine keeps a board-wide mask per placement: on huge boards with many

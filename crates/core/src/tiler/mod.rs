@@ -1,0 +1,20 @@
+//! Exact tiling: cover a board exactly with copies of pieces, on the square or hex lattice.
+//!
+//! A [`Problem`] is a board (any shape, holes allowed) and piece types (each with a count, turned
+//! over or not). A [`Tiler`] counts its tilings (all of them, and up to the board's symmetries),
+//! lists them, or finds one, under a [`crate::runtime::Budget`] and on several threads. Two
+//! engines: a fast bit-mask search (fill the first free cell, prune regions that no set of pieces
+//! fits, remember dead states, break the board's symmetry on one piece) and generic dancing links
+//! ([`crate::exact_cover`]), kept as the fallback for huge boards and as the cross-check in tests.
+//!
+//! Packing with room to spare is exact tiling too: add single-cell "hole" pieces for the spare
+//! cells.
+
+mod dlx;
+pub mod plan;
+pub mod problem;
+mod search;
+mod solver;
+
+pub use problem::{PieceSpec, Problem};
+pub use solver::{Counts, EngineKind, Solution, Tiler, TilingError};
