@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod common;
 mod tiling;
+mod totems;
 mod tour;
 
 /// Solvers, judges and evaluation for grid and tile-placement puzzles.
@@ -28,6 +29,9 @@ enum Command {
     /// Exact polyform tiling: count, list or find tilings of a board by a set of pieces.
     #[command(subcommand)]
     Tiling(tiling::TilingCommand),
+    /// Coveo Blitz 2022: pack a bag of tetrominoes into a near-square box.
+    #[command(subcommand)]
+    Totems(totems::TotemsCommand),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +47,7 @@ fn main() -> ExitCode {
         Command::Tour(args) => tour::run(&args),
         Command::Meteor(args) => tiling::meteor(&args),
         Command::Tiling(cmd) => tiling::run(cmd),
+        Command::Totems(cmd) => totems::run(cmd),
     };
     match result {
         Ok(code) => code,

@@ -28,7 +28,7 @@ pub fn run(args: &TourArgs) -> Result<ExitCode> {
         emit(&format!("tessera tour ({})\n", plural(threads as u64, "thread", "threads")))?;
     }
     let mut demos = Vec::new();
-    for demo in tessera_tiling::tour(threads) {
+    for demo in tessera_tiling::tour(threads).into_iter().chain(tessera_totems::tour(threads)) {
         if !args.json {
             emit(&format!("  {demo}\n"))?;
         }

@@ -161,6 +161,18 @@ impl Budget {
         fork.cancel.insert(0, Arc::default());
         fork
     }
+    /// A fork (see [`Budget::fork`]) that also stops after `d` from now, or at this budget's own
+    /// deadline if that comes first: a slice of the time left for one part of a job.
+    pub fn within(&self, d: Duration) -> Budget {
+        let mut fork = self.fork();
+        let end = Instant::now() + d;
+        fork.deadline = Some(self.deadline.map_or(end, |own| own.min(end)));
+        fork
+    }
+    /// Time left before the deadline (`None` without one).
+    pub fn time_left(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+    }
     /// Tells every budget sharing this one's cancel flag to stop.
     pub fn cancel(&self) {
         self.cancel[0].store(true, Ordering::Relaxed);
@@ -330,6 +342,17 @@ mod tests {
         assert!(b.should_stop(0));
         assert_eq!(b.reason(), Some(StopReason::Time));
         assert!(!Budget::unlimited().with_time(Duration::from_secs(60)).should_stop(1));
+    }
+
+    #[test]
+    fn a_slice_ends_at_the_earlier_deadline() {
+        let b = Budget::unlimited().with_time(Duration::from_secs(60));
+        let slice = b.within(Duration::ZERO);
+        assert!(slice.clone().expired());
+        assert!(!b.clone().expired());
+        let long = b.within(Duration::from_secs(3600));
+        assert!(long.time_left().is_some_and(|t| t <= Duration::from_secs(60)));
+        assert_eq!(Budget::unlimited().time_left(), None);
     }
 
     #[test]

@@ -22,7 +22,7 @@ impl std::fmt::Display for Demo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{:<8} {:<18} {:<40} {:>9.1} ms  {}",
+            "{:<8} {:<22} {:<36} {:>9.1} ms  {}",
             self.game,
             self.instance,
             self.result,

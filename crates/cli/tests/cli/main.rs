@@ -2,6 +2,7 @@
 
 mod errors;
 mod tiling;
+mod totems;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

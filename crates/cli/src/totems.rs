@@ -1,0 +1,332 @@
+//! `tessera totems ...`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use tessera_core::eval::EvalRun;
+use tessera_core::geometry::Lattice;
+use tessera_core::runtime::Budget;
+use tessera_core::svg::board_svg;
+use tessera_totems::eval::{Bags, EvalConfig, JobResult, run_job, summarise};
+use tessera_totems::game::{LEVELS, PERFECT_ROUND, RoundConfig, play_round};
+use tessera_totems::solve::hybrid::solve;
+use tessera_totems::solve::{Ctx, Solver};
+use tessera_totems::validate::validate;
+use tessera_totems::{Bag, PieceSet};
+
+use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, write_file};
+
+/// `tessera totems`.
+#[derive(Debug, Subcommand)]
+pub enum TotemsCommand {
+    /// Pack one bag: the best box found within the budget, drawn with y up.
+    Solve(SolveArgs),
+    /// Solve many bags (a level's, n random pieces, or a file's); report the optimal rate.
+    Eval(EvalArgs),
+    /// Play a full 10-level round against the built-in game.
+    Round(RoundArgs),
+    /// Run a local game server speaking the game's WebSocket protocol.
+    Serve(ServeArgs),
+    /// Play against a game server (the access token comes from the TOKEN variable).
+    Play(PlayArgs),
+}
+
+/// Options every solving command shares.
+#[derive(Debug, Clone, Args)]
+pub struct SolveOpts {
+    /// Time per bag in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = at_least_one)]
+    budget_ms: u64,
+    /// Solver: hybrid (a solver per box), exact, strips, greedy or rects.
+    #[arg(long, default_value = "hybrid")]
+    solver: Solver,
+    #[command(flatten)]
+    threads: ThreadsArg,
+}
+
+/// `tessera totems solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The bag: a file (`-`: stdin) holding letters (IJLOSTZ...) or the game's question JSON, or
+    /// the letters themselves.
+    bag: String,
+    /// Piece set of the letters: tetrominoes or pentominoes.
+    #[arg(long, default_value = "tetrominoes")]
+    pieces: PieceSet,
+    #[command(flatten)]
+    opts: SolveOpts,
+    /// Seed of the solvers' random choices.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Print the game's actions object, the box and the score as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write a picture of the packing.
+    #[arg(long, value_name = "OUT")]
+    svg: Option<PathBuf>,
+}
+
+/// `tessera totems eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Bags of this level (1 to 10: 1, 2, 4, ..., 512 pieces).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10), group = "source")]
+    level: Option<u32>,
+    /// Bags of this many random pieces.
+    #[arg(long, value_parser = at_least_one, group = "source")]
+    n: Option<u64>,
+    /// Bags read from a file, one per line as letters.
+    #[arg(long, value_name = "FILE", group = "source")]
+    bags: Option<PathBuf>,
+    /// Piece set for --n: tetrominoes or pentominoes.
+    #[arg(long, default_value = "tetrominoes")]
+    pieces: PieceSet,
+    /// Number of bags (with --bags: the file's bags, once each, by default).
+    #[arg(long, value_parser = at_least_one)]
+    rounds: Option<u64>,
+    #[command(flatten)]
+    opts: SolveOpts,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    shard: ShardArgs,
+}
+
+/// `tessera totems round`.
+#[derive(Debug, Args)]
+pub struct RoundArgs {
+    #[command(flatten)]
+    seed: SeedArg,
+    /// Play rounds until one scores the perfect 6027.5 (each round stops at its first miss).
+    #[arg(long)]
+    until_perfect: bool,
+    /// With --until-perfect: give up after this many rounds.
+    #[arg(long, value_name = "M", default_value_t = 10_000, value_parser = at_least_one, requires = "until_perfect")]
+    max_rounds: u64,
+    #[command(flatten)]
+    opts: SolveOpts,
+    /// Print the results as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `tessera totems serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8765")]
+    addr: String,
+    /// Stop after this many games [default: serve forever].
+    #[arg(long, value_parser = at_least_one)]
+    games: Option<u64>,
+    #[command(flatten)]
+    seed: SeedArg,
+}
+
+/// `tessera totems play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The server's address.
+    #[arg(long, default_value = "ws://127.0.0.1:8765")]
+    server: String,
+    /// Time the bot gives itself per level, in milliseconds (under the game's second).
+    #[arg(long, value_name = "MS", default_value_t = 900, value_parser = at_least_one)]
+    budget_ms: u64,
+    #[command(flatten)]
+    threads: ThreadsArg,
+}
+
+/// Runs a `tessera totems` command.
+pub fn run(cmd: TotemsCommand) -> Result<ExitCode> {
+    match cmd {
+        TotemsCommand::Solve(args) => solve_cmd(&args),
+        TotemsCommand::Eval(args) => eval(&args),
+        TotemsCommand::Round(args) => round(&args),
+        TotemsCommand::Serve(args) => {
+            let seed = args.seed.get();
+            tessera_totems::net::serve(&args.addr, args.games, seed, &mut |line| eprintln!("{line}"))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        TotemsCommand::Play(args) => {
+            let token = std::env::var("TOKEN").unwrap_or_default();
+            let budget = Duration::from_millis(args.budget_ms);
+            let end =
+                tessera_totems::net::play(&args.server, &token, budget, args.threads.get(), &mut |l| eprintln!("{l}"))?;
+            match end {
+                Some(v) => emit(&format!("{v}\n"))?,
+                None => eprintln!("the server closed the connection"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Reads the bag argument: a file, stdin, or the letters themselves.
+fn read_bag(arg: &str, set: PieceSet) -> Result<Bag> {
+    let text = if arg == "-" {
+        std::io::read_to_string(std::io::stdin()).context("cannot read stdin")?
+    } else if std::path::Path::new(arg).is_file() {
+        std::fs::read_to_string(arg).with_context(|| format!("cannot read {arg}"))?
+    } else {
+        arg.to_string()
+    };
+    Bag::parse(set, &text).with_context(|| format!("{arg}: not a bag"))
+}
+
+fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
+    let bag = read_bag(&args.bag, args.pieces)?;
+    let budget = Budget::unlimited().with_time(Duration::from_millis(args.opts.budget_ms));
+    let start = std::time::Instant::now();
+    let solved =
+        solve(&bag, args.opts.solver, &Ctx { threads: args.opts.threads.get(), seed: args.seed, budget: &budget });
+    let seconds = start.elapsed().as_secs_f64();
+    // The judge's check, as in every test and eval: a solver bug must not pass for an answer.
+    let checked = validate(&bag, &solved.answer).context("the solver's answer is invalid (a bug)")?;
+    if args.json {
+        emit_json(&serde_json::json!({
+            "actions": solved.answer.actions(bag.set),
+            "box": [checked.width, checked.height],
+            "score": checked.score,
+            "best_score": solved.best_score,
+            "optimal": solved.optimal(),
+            "best_box_impossible": solved.best_box_impossible,
+            "trials": solved.trials,
+            "seconds": seconds,
+        }))?;
+    } else {
+        let verdict = if solved.optimal() {
+            "optimal".to_string()
+        } else if solved.best_box_impossible {
+            format!("best box {}x{} proven impossible", solved.best_box.0, solved.best_box.1)
+        } else {
+            format!("best box {}x{} not reached", solved.best_box.0, solved.best_box.1)
+        };
+        let head = format!(
+            "{} pieces ({bag}) in {}x{}: score {} ({verdict})",
+            bag.len(),
+            checked.width,
+            checked.height,
+            checked.score
+        );
+        emit(&format!("{head}\n{}time: {:.1} ms\n", solved.answer.draw(bag.set), seconds * 1000.0))?;
+    }
+    if let Some(path) = &args.svg {
+        let title = format!("{} pieces, {}x{}, score {}", bag.len(), checked.width, checked.height, checked.score);
+        write_file(path, &board_svg(Lattice::Square, &solved.answer.picture_cells(bag.set), &title))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn eval(args: &EvalArgs) -> Result<ExitCode> {
+    let records = if args.shard.merge.is_empty() {
+        let (bags, default_jobs) = match (args.level, args.n, &args.bags) {
+            (Some(l), _, _) => (Bags::Level(l), 100),
+            (_, Some(n), _) => (Bags::Size(args.pieces, n), 100),
+            (_, _, Some(path)) => {
+                let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+                let mut list = Vec::new();
+                for (k, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                    list.push(
+                        Bag::from_letters(args.pieces, line)
+                            .with_context(|| format!("{}:{}", path.display(), k + 1))?,
+                    );
+                }
+                if list.is_empty() {
+                    bail!("{}: no bags", path.display());
+                }
+                let n = list.len() as u64;
+                (Bags::List(list), n)
+            }
+            _ => bail!("say which bags: --level L, --n N or --bags FILE"),
+        };
+        let cfg = EvalConfig {
+            bags,
+            budget: Duration::from_millis(args.opts.budget_ms),
+            threads: args.opts.threads.get(),
+            solver: args.opts.solver,
+        };
+        // Bags one after the other, each with all the solver's threads: honest wall-clock times.
+        let run = EvalRun {
+            jobs: args.rounds.unwrap_or(default_jobs),
+            seed: args.seed.get(),
+            threads: 1,
+            shard: args.shard.shard,
+            label: "totems eval".into(),
+        };
+        let mut sink = args.shard.sink()?;
+        run.run(&Budget::unlimited(), sink.as_deref_mut(), |j, seed| run_job(&cfg, j, seed))?
+    } else {
+        args.shard.merged::<JobResult>()?
+    };
+    let summary = summarise(&records);
+    let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
+    if args.shard.jsonl.as_deref() == Some("-") {
+        eprint!("{text}");
+    } else {
+        emit(&text)?;
+    }
+    Ok(if summary.invalid > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn round(args: &RoundArgs) -> Result<ExitCode> {
+    let cfg = RoundConfig {
+        budget: Duration::from_millis(args.opts.budget_ms),
+        threads: args.opts.threads.get(),
+        solver: args.opts.solver,
+    };
+    let seed = args.seed.get();
+    if !args.until_perfect {
+        let levels = play_round(seed, &cfg, false);
+        let total: f64 = levels.iter().map(|l| l.score).sum();
+        if args.json {
+            emit_json(&serde_json::json!({"seed": seed, "levels": levels, "score": total}))?;
+        } else {
+            for l in &levels {
+                let mark = if l.score >= l.best_score {
+                    "optimal"
+                } else if l.best_box_impossible {
+                    "best box impossible"
+                } else {
+                    ""
+                };
+                emit(&format!(
+                    "level {:>2}: {:>3} pieces in {:>2}x{:<2} score {:>7} of {:>7}  {:>6.1} ms  {mark}\n",
+                    l.level,
+                    l.bag.len(),
+                    l.dims.0,
+                    l.dims.1,
+                    l.score,
+                    l.best_score,
+                    l.seconds * 1000.0
+                ))?;
+            }
+            emit(&format!("round score: {total} (perfect: {PERFECT_ROUND})\n"))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    for r in 0..args.max_rounds {
+        let round_seed = tessera_core::rng::derive_seed(seed, r);
+        let levels = play_round(round_seed, &cfg, true);
+        let total: f64 = levels.iter().map(|l| l.score).sum();
+        let perfect = levels.len() == LEVELS as usize && total >= PERFECT_ROUND;
+        if perfect {
+            if args.json {
+                emit_json(&serde_json::json!({"rounds": r + 1, "seed": round_seed, "levels": levels, "score": total}))?;
+            } else {
+                emit(&format!("perfect round ({total}) after {} rounds (round seed {round_seed})\n", r + 1))?;
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        if !args.json && (r + 1) % 50 == 0 {
+            eprintln!("{} rounds, no perfect one yet", r + 1);
+        }
+    }
+    eprintln!("no perfect round in {} rounds", args.max_rounds);
+    Ok(ExitCode::from(crate::common::STOPPED_EARLY))
+}

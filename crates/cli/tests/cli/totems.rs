@@ -1,0 +1,101 @@
+//! `tessera totems ...`.
+
+use std::io::{BufRead, Write};
+use std::process::{Command, Stdio};
+
+use crate::{scratch, stderr, stdout, tessera};
+
+#[test]
+fn solve_takes_letters_files_and_stdin() {
+    let out = tessera(&["totems", "solve", "IJLO"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("4 pieces (I1 J1 L1 O1) in 4x4: score 24 (optimal)"), "{}", stdout(&out));
+    let dir = scratch("totems-solve");
+    let q = dir.join("q.json");
+    std::fs::write(&q, r#"{"tick": 2, "payload": {"totems": [{"shape": "L"}, {"shape": "L"}]}}"#).unwrap();
+    let out =
+        tessera(&["totems", "solve", q.to_str().unwrap(), "--json", "--svg", dir.join("p.svg").to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["box"], serde_json::json!([3, 3]));
+    assert_eq!(v["score"], 11.0);
+    assert_eq!(v["actions"]["totems"].as_array().unwrap().len(), 2);
+    assert!(std::fs::read_to_string(dir.join("p.svg")).unwrap().matches("<rect").count() == 8);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["totems", "solve", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"OOOO\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("in 4x4: score 24"));
+}
+
+#[test]
+fn bad_bags_and_options_are_refused() {
+    let fails = |args: &[&str], needle: &str| {
+        let out = tessera(args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"));
+    };
+    fails(&["totems", "solve", "IJQ"], "'Q' at position 3 is not one of the tetrominoes IJLOSTZ");
+    fails(&["totems", "solve", " "], "the bag is empty");
+    fails(&["totems", "solve", "{\"tick\": 1}"], "not a question of the game");
+    fails(&["totems", "solve", "IJ", "--solver", "magic"], "unknown solver");
+    fails(&["totems", "eval", "--level", "11"], "11");
+    fails(&["totems", "eval"], "--level L, --n N or --bags FILE");
+    fails(&["totems", "play", "--server", "ws://127.0.0.1:1"], "cannot connect");
+}
+
+#[test]
+fn eval_decides_every_level_3_bag() {
+    let out = tessera(&["totems", "eval", "--level", "3", "--rounds", "20", "--seed", "1", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["decided"]["rate"], 1.0);
+    assert_eq!(v["invalid"], 0);
+}
+
+#[test]
+fn a_round_has_ten_levels() {
+    let out = tessera(&["totems", "round", "--seed", "1", "--json", "--budget-ms", "500"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["levels"].as_array().unwrap().len(), 10);
+    assert!(v["score"].as_f64().unwrap() > 5000.0);
+}
+
+#[test]
+fn serve_and_play_over_loopback() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let addr = format!("127.0.0.1:{port}");
+    let server = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["totems", "serve", "--addr", &addr, "--games", "1", "--seed", "3"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The server says when it listens; a probe connection would use up its one game.
+    let mut server = KillOnDrop(server);
+    let mut lines = std::io::BufReader::new(server.0.stderr.take().unwrap()).lines();
+    let head: Vec<String> =
+        lines.by_ref().map_while(Result::ok).take_while(|l| !l.starts_with("listening on ws://")).collect();
+    assert!(head.iter().all(|l| l.starts_with("seed:")), "{head:?}");
+    let log = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>().join("\n"));
+    let out = tessera(&["totems", "play", "--server", &format!("ws://{addr}"), "--budget-ms", "600"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let end: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(end["type"], "END");
+    assert!(end["score"].as_f64().unwrap() > 5000.0, "{end}");
+    assert!(server.0.wait().unwrap().success());
+    assert!(log.join().unwrap().contains("game 0:"));
+}
+
+/// Kills the server if the test fails before it exits on its own.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

@@ -1,0 +1,181 @@
+//! The hybrid: boxes from the best score down, a solver chosen per box, all within the budget.
+//!
+//! Per box (see [`pack_box`]):
+//! * no spare cell (a perfect packing): the checkerboard test first; then up to 16 pieces the
+//!   exact solver, which decides; beyond, the strips solver, then (boxes up to 32 x 32) the exact
+//!   solver with what is left of the box's time (it may still find a packing, or prove there is
+//!   none);
+//! * spare cells: up to 64 cells of box the exact solver, which decides; beyond, the greedy, then
+//!   strips with holes, then (up to 32 x 32) exact.
+//!
+//! The best box gets most of the time; if it is proven impossible or times out, the next boxes,
+//! which have room to spare, usually take milliseconds. A packing of every piece in its own slot
+//! is the answer of last resort, so there is always an answer.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::{BoxResult, Ctx, Solver, exact, greedy, pack, strips};
+use crate::answer::{Answer, Dims, Placed, candidate_boxes};
+use crate::bag::Bag;
+
+/// What happened to one box.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Trial {
+    /// The box.
+    pub dims: Dims,
+    /// Its score, if packed.
+    pub score: f64,
+    /// `packed`, `impossible` or `unknown`.
+    pub result: &'static str,
+    /// Seconds spent on it.
+    pub seconds: f64,
+}
+
+/// The hybrid's answer and how it got there.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    /// The answer (every piece placed).
+    pub answer: Answer,
+    /// Its score.
+    pub score: f64,
+    /// The best-scoring box of all ([`candidate_boxes`]' first).
+    pub best_box: Dims,
+    /// That box's score: what an optimal answer scores.
+    pub best_score: f64,
+    /// Whether that box was proven impossible.
+    pub best_box_impossible: bool,
+    /// The boxes tried, in order.
+    pub trials: Vec<Trial>,
+}
+
+impl Solved {
+    /// Whether the answer reaches the best box's score.
+    pub fn optimal(&self) -> bool {
+        self.score >= self.best_score
+    }
+}
+
+/// Solves a bag: boxes from the best down with the given solver (the hybrid picks per box),
+/// within `ctx.budget`.
+pub fn solve(bag: &Bag, solver: Solver, ctx: &Ctx<'_>) -> Solved {
+    let boxes = candidate_boxes(bag);
+    let (best_box, best_score) = boxes.first().copied().unwrap_or(((0, 0), 0.0));
+    let mut answer = fallback(bag);
+    let mut best = answer.score(bag.set);
+    let mut trials = Vec::new();
+    for (k, &(dims, box_score)) in boxes.iter().enumerate() {
+        if box_score <= best || ctx.budget.clone().expired() {
+            break;
+        }
+        // The best box may take most of the time; the others share what is left.
+        let share = if k == 0 { 0.85 } else { 0.5 };
+        let slice = ctx.budget.time_left().map_or(Duration::from_secs(3600), |t| t.mul_f64(share));
+        let start = Instant::now();
+        let result = pack(solver, bag, dims, &Ctx { budget: &ctx.budget.within(slice), ..ctx.clone() });
+        let seconds = start.elapsed().as_secs_f64();
+        let (name, s) = match result {
+            BoxResult::Packed(a) => {
+                let s = a.score(bag.set);
+                if s > best {
+                    (answer, best) = (a, s);
+                }
+                ("packed", s)
+            }
+            BoxResult::Impossible => ("impossible", 0.0),
+            BoxResult::Unknown => ("unknown", 0.0),
+        };
+        trials.push(Trial { dims, score: s, result: name, seconds });
+        if name == "packed" {
+            break;
+        }
+    }
+    let best_box_impossible = trials.first().is_some_and(|t| t.result == "impossible");
+    Solved { answer, score: best, best_box, best_score, best_box_impossible, trials }
+}
+
+/// The hybrid's choice of solvers for one box (see the module documentation).
+pub fn pack_box(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
+    let area = u64::from(dims.0) * u64::from(dims.1);
+    let spare = area.saturating_sub(bag.cells());
+    if area < bag.cells() || (spare == 0 && !exact::colours_can_balance(bag, dims)) {
+        return BoxResult::Impossible;
+    }
+    let small = if spare == 0 { bag.len() <= 16 } else { area <= 64 };
+    if small {
+        return exact::pack(bag, dims, ctx);
+    }
+    let first: fn(&Bag, Dims, &Ctx<'_>) -> BoxResult = if spare == 0 { strips::pack } else { greedy::pack };
+    let time = |share: f64| ctx.budget.time_left().map_or(Duration::from_secs(3600), |t| t.mul_f64(share));
+    if let r @ BoxResult::Packed(_) = first(bag, dims, &Ctx { budget: &ctx.budget.within(time(0.6)), ..ctx.clone() }) {
+        return r;
+    }
+    if spare > 0
+        && let r @ BoxResult::Packed(_) =
+            strips::pack(bag, dims, &Ctx { budget: &ctx.budget.within(time(0.5)), ..ctx.clone() })
+    {
+        return r;
+    }
+    // The exact search on the whole box, last: it can still find a packing or prove there is
+    // none, but on big boxes building its tables alone would overrun the budget.
+    if area <= EXACT_MAX_AREA { exact::pack(bag, dims, ctx) } else { BoxResult::Unknown }
+}
+
+/// Largest box the hybrid hands to the exact search as a whole (32 x 32).
+const EXACT_MAX_AREA: u64 = 1024;
+
+/// Every piece in its own slot, the slots in a near-square grid: always valid, never good.
+pub fn fallback(bag: &Bag) -> Answer {
+    let kinds = bag.kinds();
+    let slot = kinds.iter().flat_map(|k| &k.cells).map(|c| c.0.max(c.1)).max().unwrap_or(0) + 1;
+    let n = bag.len();
+    let cols = (n as f64).sqrt().ceil().max(1.0) as i32;
+    let mut placed = Vec::with_capacity(n as usize);
+    for (kind, &count) in bag.counts.iter().enumerate() {
+        for _ in 0..count {
+            let i = placed.len() as i32;
+            let (ox, oy) = (slot * (i % cols), slot * (i / cols));
+            placed.push(Placed { kind, cells: kinds[kind].cells.iter().map(|&(x, y)| (x + ox, y + oy)).collect() });
+        }
+    }
+    Answer { placed }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PieceSet;
+    use crate::validate::validate;
+    use tessera_core::rng::Rng64;
+    use tessera_core::runtime::Budget;
+
+    #[test]
+    fn the_fallback_is_valid() {
+        let bag = Bag::random(PieceSet::Tetrominoes, 37, &mut Rng64::seed(2));
+        let a = fallback(&bag);
+        assert!(validate(&bag, &a).is_ok());
+    }
+
+    #[test]
+    fn solves_every_level_in_its_best_box_or_proves_it_impossible() {
+        let mut rng = Rng64::seed(4);
+        for level in 1..=8u32 {
+            let n = 1u64 << (level - 1);
+            let bag = if level == 1 {
+                Bag::from_letters(PieceSet::Tetrominoes, "I").unwrap()
+            } else {
+                Bag::random(PieceSet::Tetrominoes, n, &mut rng)
+            };
+            let budget = Budget::unlimited().with_time(Duration::from_secs(10));
+            let s = solve(&bag, Solver::Hybrid, &Ctx { threads: 2, seed: 1, budget: &budget });
+            let checked = validate(&bag, &s.answer).unwrap();
+            assert_eq!(checked.score, s.score);
+            // Level 2 (3x3) and level 3 (4x4) are often impossible; the rest must be optimal.
+            assert!(s.optimal() || s.best_box_impossible, "level {level}: {bag} -> {:?}", s.trials);
+            if level != 2 && level != 3 && level != 5 {
+                assert!(s.optimal(), "level {level}: {bag} -> {:?}", s.trials);
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The solvers. Each tries to pack a bag into one box ([`pack`]); the [`hybrid`] tries boxes
+//! from the best score down and picks a solver per box.
+//!
+//! * [`exact`]: exact tiling (spare cells as single-cell holes) with the core's engine: finds a
+//!   packing or proves there is none; instant rejection by checkerboard parity.
+//! * [`strips`]: cuts the box into strips four cells high, splits the bag among them, and tiles
+//!   each strip exactly: perfect packings of hundreds of pieces in milliseconds.
+//! * [`greedy`]: the "touchpoints" greedy (each piece where it touches the most), random
+//!   tie-breaks, restarted until it fits.
+//! * [`rects`]: an inventory of small rectangles that a few pieces tile, a choice of rectangles
+//!   whose pieces add up to the bag, and a Monte-Carlo tree search packing them into the box.
+
+pub mod exact;
+pub mod greedy;
+pub mod hybrid;
+pub mod rects;
+pub mod strips;
+
+use tessera_core::runtime::Budget;
+
+use crate::answer::{Answer, Dims};
+use crate::bag::Bag;
+
+/// What a solver says about one box.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoxResult {
+    /// A packing of the bag within the box.
+    Packed(Answer),
+    /// Proven: the bag does not fit the box.
+    Impossible,
+    /// Neither, within the time given.
+    Unknown,
+}
+
+/// How a solver may run: threads, a seed, and a budget.
+#[derive(Clone, Debug)]
+pub struct Ctx<'a> {
+    /// Worker threads.
+    pub threads: usize,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// When to give up.
+    pub budget: &'a Budget,
+}
+
+/// The solvers, by name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Solver {
+    /// Pick a solver per box (see [`hybrid`]).
+    #[default]
+    Hybrid,
+    /// [`exact`].
+    Exact,
+    /// [`strips`].
+    Strips,
+    /// [`greedy`].
+    Greedy,
+    /// [`rects`].
+    Rects,
+}
+
+impl std::str::FromStr for Solver {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "hybrid" => Ok(Solver::Hybrid),
+            "exact" => Ok(Solver::Exact),
+            "strips" => Ok(Solver::Strips),
+            "greedy" => Ok(Solver::Greedy),
+            "rects" => Ok(Solver::Rects),
+            _ => Err(format!("unknown solver {s:?} (expected hybrid, exact, strips, greedy or rects)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Solver::Hybrid => "hybrid",
+            Solver::Exact => "exact",
+            Solver::Strips => "strips",
+            Solver::Greedy => "greedy",
+            Solver::Rects => "rects",
+        })
+    }
+}
+
+/// Packs a bag into one box with one solver (the hybrid picks one for the box).
+pub fn pack(solver: Solver, bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
+    match solver {
+        Solver::Hybrid => hybrid::pack_box(bag, dims, ctx),
+        Solver::Exact => exact::pack(bag, dims, ctx),
+        Solver::Strips => strips::pack(bag, dims, ctx),
+        Solver::Greedy => greedy::pack(bag, dims, ctx),
+        Solver::Rects => rects::pack(bag, dims, ctx),
+    }
+}

@@ -1,0 +1,67 @@
+//! The game over a real WebSocket on loopback, and solvers on several sizes and piece sets.
+
+use std::net::TcpListener;
+use std::time::Duration;
+
+use tessera_core::rng::Rng64;
+use tessera_core::runtime::Budget;
+use tessera_totems::net::{play, serve_game};
+use tessera_totems::solve::hybrid::solve;
+use tessera_totems::solve::{Ctx, Solver};
+use tessera_totems::validate::validate;
+use tessera_totems::{Bag, PieceSet};
+
+#[test]
+fn the_bot_plays_a_game_against_the_server() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        serve_game(stream, 7)
+    });
+    let end = play(&format!("ws://{addr}"), "token", Duration::from_millis(700), 2, &mut |_| {}).unwrap();
+    let (total, levels) = server.join().unwrap().unwrap();
+    let end = end.expect("the server's END message");
+    assert_eq!(end["score"].as_f64(), Some(total));
+    assert_eq!(levels.len(), 10);
+    // Level 1 is a lone I (1.5), and every level scored: nothing late, nothing refused.
+    assert_eq!(levels[0].score, 1.5);
+    assert!(levels.iter().all(|l| l.score > 0.0 && l.note.is_none()), "{levels:?}");
+}
+
+#[test]
+fn a_client_breaking_the_protocol_gets_an_error() {
+    use tungstenite::Message;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        serve_game(stream, 1)
+    });
+    let (mut ws, _) = tungstenite::connect(format!("ws://{addr}")).unwrap();
+    ws.send(Message::text(r#"{"type":"REGISTER","token":"t"}"#)).unwrap();
+    let _question = ws.read().unwrap();
+    // An answer that places nothing.
+    ws.send(Message::text(r#"{"type":"COMMAND","tick":1,"actions":{"totems":[]}}"#)).unwrap();
+    let reply = ws.read().unwrap().into_text().unwrap();
+    assert!(reply.contains("\"ERROR\"") && reply.contains("the answer places 0 of kind I"), "{reply}");
+    assert!(server.join().unwrap().is_err());
+}
+
+#[test]
+fn every_solver_answers_validly_beyond_the_seed() {
+    let budget = || Budget::unlimited().with_time(Duration::from_millis(800));
+    let cases = [(PieceSet::Tetrominoes, 100), (PieceSet::Tetrominoes, 700), (PieceSet::Pentominoes, 20)];
+    for (set, n) in cases {
+        let bag = Bag::random(set, n, &mut Rng64::seed(n));
+        for solver in [Solver::Hybrid, Solver::Exact, Solver::Strips, Solver::Greedy, Solver::Rects] {
+            let b = budget();
+            let s = solve(&bag, solver, &Ctx { threads: 2, seed: 3, budget: &b });
+            let checked = validate(&bag, &s.answer).unwrap_or_else(|e| panic!("{set} {n} {solver}: {e}"));
+            assert_eq!(checked.score, s.score);
+        }
+        let b = budget();
+        let s = solve(&bag, Solver::Hybrid, &Ctx { threads: 2, seed: 3, budget: &b });
+        assert!(s.optimal() || s.best_box_impossible, "{set} {n}: {:?}", s.trials);
+    }
+}
