@@ -74,6 +74,12 @@ impl Rng64 {
     pub fn below(&mut self, n: u64) -> u64 {
         ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
     }
+
+    /// A uniform number in `[0, 1)` (53 random bits).
+    #[inline]
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
 }
 
 impl TryRng for Rng64 {
@@ -140,6 +146,8 @@ mod tests {
         for h in hist {
             assert!((9_000..11_000).contains(&h), "{hist:?}");
         }
+        let u = r.unit();
+        assert!((0.0..1.0).contains(&u));
         // Works through the rand traits too.
         let x: u32 = r.random_range(10..20);
         assert!((10..20).contains(&x));

@@ -13,7 +13,7 @@ use tessera_core::runtime::Budget;
 use tessera_core::stats::{Rate, Summary};
 
 use crate::bag::Bag;
-use crate::game::level_bag;
+use crate::game::{level_bag, level_best};
 use crate::shapes::PieceSet;
 use crate::solve::hybrid::solve;
 use crate::solve::{Ctx, Solver};
@@ -46,6 +46,9 @@ pub struct EvalConfig {
 /// One bag's result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobResult {
+    /// The bag, as letters (to replay a job with `tessera totems solve`).
+    #[serde(default)]
+    pub bag: String,
     /// Pieces.
     pub pieces: u64,
     /// The answer's box.
@@ -58,6 +61,9 @@ pub struct JobResult {
     pub optimal: bool,
     /// Whether the best box was proven impossible.
     pub impossible: bool,
+    /// For a level's bags: the level's best score ([`level_best`]), which the bag may not reach.
+    #[serde(default)]
+    pub level_best: Option<f64>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Why the answer is invalid, if it is (must never happen).
@@ -83,12 +89,17 @@ pub fn run_job(cfg: &EvalConfig, job: u64, seed: u64) -> JobResult {
     let seconds = start.elapsed().as_secs_f64();
     let checked = validate(&bag, &solved.answer);
     JobResult {
+        bag: bag.letters(),
         pieces: bag.len(),
         dims: solved.answer.bbox(),
         score: checked.as_ref().map_or(0.0, |c| c.score),
         best_score: solved.best_score,
         optimal: checked.is_ok() && solved.optimal(),
         impossible: solved.best_box_impossible,
+        level_best: match cfg.bags {
+            Bags::Level(l) => Some(level_best(l)),
+            _ => None,
+        },
         seconds,
         invalid: checked.err().map(|e| e.to_string()),
     }
@@ -105,6 +116,8 @@ pub struct EvalSummary {
     pub impossible: Rate,
     /// Bags decided: packed optimally or proven impossible.
     pub decided: Rate,
+    /// For a level's bags: answers scoring the level's best (what a perfect round needs).
+    pub level_best: Option<Rate>,
     /// Mean score.
     pub mean_score: f64,
     /// Seconds per bag.
@@ -125,6 +138,10 @@ pub fn summarise(records: &[Record<JobResult>]) -> EvalSummary {
         optimal: Rate::new(count(|r| r.optimal), n),
         impossible: Rate::new(count(|r| r.impossible), n),
         decided: Rate::new(count(|r| r.optimal || r.impossible), n),
+        level_best: records
+            .iter()
+            .all(|r| r.result.level_best.is_some())
+            .then(|| Rate::new(count(|r| r.level_best.is_some_and(|best| r.invalid.is_none() && r.score >= best)), n)),
         mean_score: if n == 0 { 0.0 } else { records.iter().map(|r| r.result.score).sum::<f64>() / n as f64 },
         seconds: Summary::of(&seconds),
         invalid: count(|r| r.invalid.is_some()),
@@ -140,8 +157,11 @@ impl std::fmt::Display for EvalSummary {
         let ms = |x: f64| x * 1000.0;
         writeln!(f, "bags:       {}", self.jobs)?;
         writeln!(f, "optimal:    {}", self.optimal)?;
-        writeln!(f, "impossible: {} (best box proven impossible)", self.impossible)?;
+        writeln!(f, "impossible: {} (best score proven out of reach)", self.impossible)?;
         writeln!(f, "decided:    {} (optimal or proven impossible)", self.decided)?;
+        if let Some(rate) = &self.level_best {
+            writeln!(f, "level best: {rate} (the level's best score, as a perfect round needs)")?;
+        }
         writeln!(f, "mean score: {:.2}", self.mean_score)?;
         writeln!(
             f,

@@ -26,6 +26,16 @@ pub fn level_size(level: u32) -> u64 {
     1 << (level.clamp(1, LEVELS) - 1)
 }
 
+/// The best score a level can give: its bag in the best box there is for its number of pieces
+/// (a lone I at level 1). Bags that cannot reach it (an I cannot go into 3 x 3) score less however
+/// well they are packed. The levels' bests add up to [`PERFECT_ROUND`].
+pub fn level_best(level: u32) -> f64 {
+    // An O fits every box of side 2 or more, so a bag of Os is limited by its area alone.
+    let letters = if level <= 1 { "I".to_string() } else { "O".repeat(level_size(level) as usize) };
+    let bag = Bag::from_letters(PieceSet::Tetrominoes, &letters).unwrap_or_else(|_| Bag::empty(PieceSet::Tetrominoes));
+    crate::answer::candidate_boxes(&bag).first().map_or(0.0, |b| b.1)
+}
+
 /// The bag of a level: a single I at level 1, uniformly random tetrominoes otherwise.
 pub fn level_bag(level: u32, rng: &mut Rng64) -> Bag {
     if level <= 1 {
@@ -99,14 +109,14 @@ pub fn play_level(level: u32, bag: &Bag, cfg: &RoundConfig, seed: u64) -> (Level
 }
 
 /// Plays a round with the given seed (bags and solver both derive from it); `stop_early` ends it
-/// at the first level that misses its best score (no perfect round any more).
+/// at the first level that misses [`level_best`] (no perfect round any more).
 pub fn play_round(seed: u64, cfg: &RoundConfig, stop_early: bool) -> Vec<LevelResult> {
     let mut rng = Rng64::seed(seed);
     let mut levels = Vec::new();
     for level in 1..=LEVELS {
         let bag = level_bag(level, &mut rng);
         let (r, _) = play_level(level, &bag, cfg, derive_seed(seed, u64::from(level)));
-        let missed = r.score < r.best_score;
+        let missed = r.score < level_best(level);
         levels.push(r);
         if stop_early && missed {
             break;
@@ -129,10 +139,17 @@ mod tests {
     }
 
     #[test]
+    fn the_levels_bests_make_the_perfect_round() {
+        let bests: Vec<f64> = (1..=LEVELS).map(level_best).collect();
+        assert_eq!(bests, vec![1.5, 11.0, 24.0, 44.0, 96.0, 176.0, 384.0, 751.0, 1536.0, 3004.0]);
+        assert_eq!(bests.iter().sum::<f64>(), PERFECT_ROUND);
+    }
+
+    #[test]
     fn a_round_stops_at_its_first_miss_when_asked() {
         let cfg = RoundConfig { budget: Duration::from_millis(300), threads: 1, solver: Solver::Hybrid };
         let levels = play_round(3, &cfg, true);
-        let misses = levels.iter().filter(|l| l.score < l.best_score).count();
+        let misses = levels.iter().filter(|l| l.score < level_best(l.level)).count();
         assert!(misses <= 1);
         assert!(levels.len() == LEVELS as usize || misses == 1);
         assert_eq!(levels[0].score, 1.5);

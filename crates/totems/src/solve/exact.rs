@@ -2,15 +2,15 @@
 //!
 //! The board is the box; the pieces are the bag's kinds, rotations only; every spare cell is a
 //! single-cell "hole" piece, so packings with room to spare are exact tilings too. A finished
-//! search proves that the bag does not fit. Before searching, a checkerboard argument rejects
-//! many boxes at once: on a checkerboard a T covers three squares of one colour and one of the
-//! other, the other tetrominoes two and two, so a box without spare cells takes only an even
-//! number of T (in general: the pieces' colour imbalances must be able to cancel out).
+//! search proves that the bag does not fit. Before searching, colouring arguments reject many
+//! boxes at once (see [`colours_can_balance`]): a box without spare cells takes only an even
+//! number of T, and, if it has no T, an even number of L and J together.
 
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Verdict;
 use tessera_core::tiler::{PieceSpec, Problem, Solution, Tiler};
 
+use super::colours::colours_can_balance;
 use super::{BoxResult, Ctx};
 use crate::answer::{Answer, Dims, Placed};
 use crate::bag::Bag;
@@ -21,51 +21,40 @@ const HOLE: char = '_';
 
 /// Packs the bag into the box, or proves that it does not fit.
 pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
-    let (w, h) = dims;
-    let area = u64::from(w) * u64::from(h);
-    if area < bag.cells() || (area == bag.cells() && !colours_can_balance(bag, dims)) {
+    let area = u64::from(dims.0) * u64::from(dims.1);
+    if area < bag.cells() {
         return BoxResult::Impossible;
     }
-    let problem = problem(bag, dims);
+    pack_region(bag, &rectangle(dims), ctx)
+}
+
+/// Packs the bag into a region (cells in the game's axes; spare cells become holes), or proves
+/// that it does not fit.
+pub fn pack_region(bag: &Bag, region: &[(i32, i32)], ctx: &Ctx<'_>) -> BoxResult {
+    let area = region.len() as u64;
+    if area < bag.cells() || (area == bag.cells() && !colours_can_balance(bag, region)) {
+        return BoxResult::Impossible;
+    }
+    let (problem, top) = problem(bag, region);
     let Ok(tiler) = Tiler::new(&problem) else { return BoxResult::Unknown };
     match tiler.first(ctx.threads, ctx.seed, ctx.budget) {
-        Verdict::Feasible(s) | Verdict::Optimal(s) => BoxResult::Packed(answer(bag.set, &problem, &s, h)),
+        Verdict::Feasible(s) | Verdict::Optimal(s) => BoxResult::Packed(answer(bag.set, &problem, &s, top)),
         Verdict::Infeasible => BoxResult::Impossible,
         Verdict::Unknown(_) => BoxResult::Unknown,
     }
 }
 
-/// Whether a box with no spare cell passes the checkerboard test: the colour imbalances of the
-/// pieces (`|dark - light|` of each, whichever way it is placed) can be signed so that they add up
-/// to the box's own imbalance.
-pub fn colours_can_balance(bag: &Bag, (w, h): Dims) -> bool {
-    let target = u64::from(w % 2 * (h % 2)); // an odd box has one more dark square
-    let mut imbalances = Vec::new();
-    for (k, &c) in bag.kinds().iter().zip(&bag.counts) {
-        let dark = k.cells.iter().filter(|&&(x, y)| (x + y) % 2 == 0).count() as u64;
-        let d = dark.abs_diff(k.size() as u64 - dark);
-        imbalances.extend(std::iter::repeat_n(d, c as usize).filter(|&d| d > 0));
-    }
-    // Signs s with sum(s d) = target: a subset of the d summing to (sum d + target) / 2.
-    let total: u64 = imbalances.iter().sum();
-    if total < target || !(total + target).is_multiple_of(2) {
-        return false;
-    }
-    let half = ((total + target) / 2) as usize;
-    let mut reach = vec![false; half + 1];
-    reach[0] = true;
-    for d in imbalances {
-        for s in (d as usize..=half).rev() {
-            reach[s] |= reach[s - d as usize];
-        }
-    }
-    reach[half]
+/// The cells of a `w x h` box at the origin.
+pub fn rectangle((w, h): Dims) -> Vec<(i32, i32)> {
+    (0..h as i32).flat_map(|y| (0..w as i32).map(move |x| (x, y))).collect()
 }
 
-/// The box as a tiling problem: board cells row by row from the top (row 0 is `y = h - 1`).
-pub fn problem(bag: &Bag, (w, h): Dims) -> Problem {
-    let (w, h) = (w as i32, h as i32);
-    let board: Vec<(i32, i32)> = (0..h).flat_map(|r| (0..w).map(move |c| (c, r))).collect();
+/// A region as a tiling problem, and the `y` of its top row: board cells in reading order from
+/// the top (row `r` is `y = top - r`), spare cells as single-cell holes.
+pub fn problem(bag: &Bag, region: &[(i32, i32)]) -> (Problem, i32) {
+    let top = region.iter().map(|c| c.1).max().unwrap_or(0);
+    let mut board: Vec<(i32, i32)> = region.iter().map(|&(x, y)| (x, top - y)).collect();
+    board.sort_unstable_by_key(|&(c, r)| (r, c));
     let mut pieces: Vec<PieceSpec> = bag
         .kinds()
         .into_iter()
@@ -78,15 +67,15 @@ pub fn problem(bag: &Bag, (w, h): Dims) -> Problem {
             mirror: false,
         })
         .collect();
-    let spare = (w * h) as u64 - bag.cells();
+    let spare = (region.len() as u64).saturating_sub(bag.cells());
     if spare > 0 {
         pieces.push(PieceSpec { label: HOLE, cells: vec![(0, 0)], count: spare as u32, mirror: false });
     }
-    Problem { lattice: Lattice::Square, board, pieces }
+    (Problem { lattice: Lattice::Square, board, pieces }, top)
 }
 
 /// A tiling of [`problem`] as an answer (holes dropped, `y` turned up).
-pub fn answer(set: PieceSet, problem: &Problem, s: &Solution, h: u32) -> Answer {
+pub fn answer(set: PieceSet, problem: &Problem, s: &Solution, top: i32) -> Answer {
     let labels: Vec<char> = problem.pieces.iter().map(|p| p.label).collect();
     let mut placed = Vec::new();
     for cells in s.piece_cells() {
@@ -95,7 +84,7 @@ pub fn answer(set: PieceSet, problem: &Problem, s: &Solution, h: u32) -> Answer 
             .iter()
             .map(|&k| {
                 let (c, r) = problem.board[k];
-                (c, h as i32 - 1 - r)
+                (c, top - r)
             })
             .collect();
         placed.push(Placed { kind, cells });
@@ -114,11 +103,9 @@ mod tests {
     }
 
     #[test]
-    fn parity_rejects_odd_t_in_a_perfect_box() {
+    fn colours_refute_at_once() {
         let bag = Bag::from_letters(PieceSet::Tetrominoes, "TIOO").unwrap();
-        assert!(!colours_can_balance(&bag, (4, 4)));
         assert_eq!(pack(&bag, (4, 4), &ctx(&Budget::unlimited())), BoxResult::Impossible);
-        assert!(colours_can_balance(&Bag::from_letters(PieceSet::Tetrominoes, "TTOO").unwrap(), (4, 4)));
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! The hybrid: boxes from the best score down, a solver chosen per box, all within the budget.
 //!
 //! Per box (see [`pack_box`]):
-//! * no spare cell (a perfect packing): the checkerboard test first; then up to 16 pieces the
+//! * no spare cell (a perfect packing): the colouring tests first; then up to 16 pieces the
 //!   exact solver, which decides; beyond, the strips solver, then (boxes up to 32 x 32) the exact
 //!   solver with what is left of the box's time (it may still find a packing, or prove there is
 //!   none);
-//! * spare cells: up to 64 cells of box the exact solver, which decides; beyond, the greedy, then
-//!   strips with holes, then (up to 32 x 32) exact.
+//! * spare cells: up to 64 cells of box the exact solver, which decides; beyond, the greedy and
+//!   strips (the spare cells at the box's far end) racing each other on two or more threads (on
+//!   one, the greedy first), then (up to 32 x 32) exact.
 //!
 //! The best box gets most of the time; if it is proven impossible or times out, the next boxes,
 //! which have room to spare, usually take milliseconds. A packing of every piece in its own slot
@@ -15,8 +16,9 @@
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use tessera_core::runtime::portfolio;
 
-use super::{BoxResult, Ctx, Solver, exact, greedy, pack, strips};
+use super::{BoxResult, Ctx, Solver, colours, exact, greedy, pack, strips};
 use crate::answer::{Answer, Dims, Placed, candidate_boxes};
 use crate::bag::Bag;
 
@@ -44,7 +46,7 @@ pub struct Solved {
     pub best_box: Dims,
     /// That box's score: what an optimal answer scores.
     pub best_score: f64,
-    /// Whether that box was proven impossible.
+    /// Whether the best score was proven out of reach: every box giving it proven impossible.
     pub best_box_impossible: bool,
     /// The boxes tried, in order.
     pub trials: Vec<Trial>,
@@ -87,11 +89,15 @@ pub fn solve(bag: &Bag, solver: Solver, ctx: &Ctx<'_>) -> Solved {
             BoxResult::Unknown => ("unknown", 0.0),
         };
         trials.push(Trial { dims, score: s, result: name, seconds });
-        if name == "packed" {
+        // A packing whose bounding box came out smaller than the box may score less than the
+        // box would: then the next boxes may still do better.
+        if name == "packed" && s >= box_score {
             break;
         }
     }
-    let best_box_impossible = trials.first().is_some_and(|t| t.result == "impossible");
+    // Several boxes may give the best score (2 x 4 and 3 x 4 for two pieces with an I).
+    let top = boxes.iter().take_while(|b| b.1 >= best_score).count();
+    let best_box_impossible = trials.len() >= top && trials[..top].iter().all(|t| t.result == "impossible");
     Solved { answer, score: best, best_box, best_score, best_box_impossible, trials }
 }
 
@@ -99,27 +105,49 @@ pub fn solve(bag: &Bag, solver: Solver, ctx: &Ctx<'_>) -> Solved {
 pub fn pack_box(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
     let area = u64::from(dims.0) * u64::from(dims.1);
     let spare = area.saturating_sub(bag.cells());
-    if area < bag.cells() || (spare == 0 && !exact::colours_can_balance(bag, dims)) {
+    if area < bag.cells() || (spare == 0 && !colours::colours_can_balance(bag, &exact::rectangle(dims))) {
         return BoxResult::Impossible;
     }
     let small = if spare == 0 { bag.len() <= 16 } else { area <= 64 };
     if small {
         return exact::pack(bag, dims, ctx);
     }
-    let first: fn(&Bag, Dims, &Ctx<'_>) -> BoxResult = if spare == 0 { strips::pack } else { greedy::pack };
     let time = |share: f64| ctx.budget.time_left().map_or(Duration::from_secs(3600), |t| t.mul_f64(share));
-    if let r @ BoxResult::Packed(_) = first(bag, dims, &Ctx { budget: &ctx.budget.within(time(0.6)), ..ctx.clone() }) {
-        return r;
-    }
-    if spare > 0
-        && let r @ BoxResult::Packed(_) =
-            strips::pack(bag, dims, &Ctx { budget: &ctx.budget.within(time(0.5)), ..ctx.clone() })
-    {
+    let with = |solver: fn(&Bag, Dims, &Ctx<'_>) -> BoxResult, share: f64| {
+        solver(bag, dims, &Ctx { budget: &ctx.budget.within(time(share)), ..ctx.clone() })
+    };
+    let packed = if spare == 0 {
+        with(strips::pack, 0.6)
+    } else if ctx.threads >= 2 {
+        // Greedy and strips race, half the threads each: the greedy wins when there is room to
+        // spare, strips when the box is tight.
+        with(race, 0.6)
+    } else {
+        match with(greedy::pack, 0.3) {
+            r @ BoxResult::Packed(_) => r,
+            _ => with(strips::pack, 0.6),
+        }
+    };
+    if let r @ BoxResult::Packed(_) = packed {
         return r;
     }
     // The exact search on the whole box, last: it can still find a packing or prove there is
     // none, but on big boxes building its tables alone would overrun the budget.
     if area <= EXACT_MAX_AREA { exact::pack(bag, dims, ctx) } else { BoxResult::Unknown }
+}
+
+/// Greedy and strips on the same box at once, each with half the threads; the first packing wins.
+fn race(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
+    let half = [ctx.threads.div_ceil(2), ctx.threads / 2];
+    let found = portfolio(2, ctx.budget, |k, b| {
+        let ctx = Ctx { threads: half[k], budget: b, ..ctx.clone() };
+        let solver = if k == 0 { greedy::pack } else { strips::pack };
+        match solver(bag, dims, &ctx) {
+            BoxResult::Packed(a) => Some(a),
+            _ => None,
+        }
+    });
+    found.map_or(BoxResult::Unknown, BoxResult::Packed)
 }
 
 /// Largest box the hybrid hands to the exact search as a whole (32 x 32).

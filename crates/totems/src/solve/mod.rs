@@ -2,7 +2,7 @@
 //! from the best score down and picks a solver per box.
 //!
 //! * [`exact`]: exact tiling (spare cells as single-cell holes) with the core's engine: finds a
-//!   packing or proves there is none; instant rejection by checkerboard parity.
+//!   packing or proves there is none; instant rejection by [`colours`] arguments.
 //! * [`strips`]: cuts the box into strips four cells high, splits the bag among them, and tiles
 //!   each strip exactly: perfect packings of hundreds of pieces in milliseconds.
 //! * [`greedy`]: the "touchpoints" greedy (each piece where it touches the most), random
@@ -10,6 +10,7 @@
 //! * [`rects`]: an inventory of small rectangles that a few pieces tile, a choice of rectangles
 //!   whose pieces add up to the bag, and a Monte-Carlo tree search packing them into the box.
 
+pub mod colours;
 pub mod exact;
 pub mod greedy;
 pub mod hybrid;
