@@ -28,7 +28,9 @@ pub fn run(args: &TourArgs) -> Result<ExitCode> {
         emit(&format!("tessera tour ({})\n", plural(threads as u64, "thread", "threads")))?;
     }
     let mut demos = Vec::new();
-    for demo in tessera_tiling::tour(threads).into_iter().chain(tessera_totems::tour(threads)) {
+    let games =
+        [tessera_tiling::tour, tessera_totems::tour, tessera_digits::tour, tessera_hextris::tour, tessera_pairs::tour];
+    for demo in games.iter().flat_map(|tour| tour(threads)) {
         if !args.json {
             emit(&format!("  {demo}\n"))?;
         }
