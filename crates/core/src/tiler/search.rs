@@ -57,6 +57,9 @@ const RESTART_NODES: u64 = 20_000;
 /// Log2 of the largest number of dead-state entries per search.
 const DEAD_LOG2: u32 = 20;
 
+/// Most memory of one search's dead-state table.
+const DEAD_BYTES: usize = 32 << 20;
+
 /// Per-cell type sets, in 16-bit words when there are at most 16 piece types (a quarter of the
 /// cache footprint: these tables are read at every node).
 enum TypeSets {
@@ -140,8 +143,9 @@ pub(crate) struct Fast<B> {
 }
 
 impl<B: CellBits> Fast<B> {
-    /// Builds the tables from a plan (`plan.nbits <= B::CAPACITY`, at most [`MAX_TYPES`] types).
-    pub(crate) fn new(plan: &Plan) -> Self {
+    /// Builds the tables from a plan (`plan.nbits <= B::CAPACITY`, at most [`MAX_TYPES`] types);
+    /// `None` if `stop` says so first (on big boards the tables take a while).
+    pub(crate) fn new(plan: &Plan, stop: &mut dyn Stop) -> Option<Self> {
         debug_assert!(plan.nbits <= B::CAPACITY && plan.types.len() <= MAX_TYPES);
         let board = B::from_cells(plan.bit_of.iter().map(|&b| b as usize));
         let counts: Vec<u32> = plan.types.iter().map(|t| t.count).collect();
@@ -180,16 +184,21 @@ impl<B: CellBits> Fast<B> {
         for (u, x) in f.units.iter_mut().zip(units.unwrap_or_default()) {
             *u = x;
         }
-        f.file_placements(plan);
-        f
+        f.file_placements(plan, stop)?;
+        Some(f)
     }
 
-    /// Keeps the placements worth trying and files them by lowest bit and type.
-    fn file_placements(&mut self, plan: &Plan) {
+    /// Keeps the placements worth trying and files them by lowest bit and type; `None` if
+    /// stopped.
+    fn file_placements(&mut self, plan: &Plan, stop: &mut dyn Stop) -> Option<()> {
         let line = plan.line.max(1);
         let restricted = plan.restriction.as_ref().map(|r| r.ty);
         let mut kept = Vec::new();
         for (id, p) in plan.placements.iter().enumerate() {
+            // The pocket check floods the board: poll now and then.
+            if id % 256 == 255 && stop.should_stop(0) {
+                return None;
+            }
             if Some(p.ty) == restricted && plan.reps_of(id).is_none() {
                 continue;
             }
@@ -228,6 +237,7 @@ impl<B: CellBits> Fast<B> {
         // Spare entries, so that candidate scans may read in chunks of four.
         self.masks.extend([!B::empty(); 3]);
         self.hope.spread_to_subsets();
+        Some(())
     }
 
     /// The types of `avail` that may have a placement fitting at `f` (necessary, not sufficient).
@@ -475,8 +485,11 @@ impl<'a, B: CellBits> Run<'a, B> {
         // longest list filed under one bit.
         let depth = t.counts.iter().map(|&c| c as usize).sum::<usize>() + 1;
         let widest = t.per_bit.iter().copied().max().unwrap_or(0) as usize;
-        // A dead-state table in proportion to the puzzle, within 2^10..2^20 entries.
-        let log2 = (t.masks.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2);
+        // A dead-state table in proportion to the puzzle, within 2^10..2^20 entries and
+        // DEAD_BYTES (on big boards an entry holds a long occupancy: allocating and clearing a
+        // huge table would cost more than the search it saves).
+        let fit = (DEAD_BYTES / std::mem::size_of::<(B, u64)>()).ilog2();
+        let log2 = (t.masks.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit));
         let mut run = Run {
             t,
             counts: [0; MAX_TYPES],

@@ -24,7 +24,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use crate::bits::{Bitboard, WideBits};
+use crate::bits::{Bitboard, CellBits, WideBits};
 use crate::rng::derive_seed;
 use crate::runtime::{Budget, Outcome, Stop, StopReason, Verdict, portfolio, split_work};
 use serde::Serialize;
@@ -66,6 +66,9 @@ pub enum TilingError {
     /// The problem breaks the limits of [`Problem::check`].
     #[error("bad puzzle: {0}")]
     BadPuzzle(String),
+    /// Building the tables was stopped by the budget.
+    #[error("stopped before the tables were built: {0}")]
+    Stopped(StopReason),
     /// The fast engine was requested for a puzzle it cannot take.
     #[error(
         "the fast engine takes boards whose bounding box has at most 4096 cells, at most 64 piece types, and placement masks of at most 256 MiB in all (this puzzle: {0} cells, {1} types, {2} MiB); use --engine dlx"
@@ -164,6 +167,12 @@ impl Tiler {
 
     /// Compiles a puzzle for the given engine.
     pub fn with_engine(puzzle: &Problem, kind: EngineKind) -> Result<Tiler, TilingError> {
+        Self::within(puzzle, kind, &Budget::unlimited())
+    }
+
+    /// Compiles a puzzle for the given engine, unless the budget runs out first (building the
+    /// fast engine's tables takes a while on boards of a thousand cells and more).
+    pub fn within(puzzle: &Problem, kind: EngineKind, budget: &Budget) -> Result<Tiler, TilingError> {
         puzzle.check().map_err(TilingError::BadPuzzle)?;
         let plan = Plan::new(puzzle);
         // The fast engine keeps a board-wide mask per placement: on huge boards with many
@@ -179,9 +188,11 @@ impl Tiler {
             }
             k => k,
         };
+        let mut stop = budget.worker();
         let engine: Box<dyn Engine> = match kind {
             EngineKind::Dlx => Box::new(Dlx::new(&plan)),
-            _ => fast_engine(&plan),
+            _ => fast_engine(&plan, &mut stop)
+                .ok_or_else(|| TilingError::Stopped(stop.reason().unwrap_or(StopReason::Cancelled)))?,
         };
         Ok(Tiler { plan, engine, kind })
     }
@@ -405,14 +416,37 @@ impl Tiler {
 }
 
 /// The fast engine with the smallest cell-set representation that holds the board.
-fn fast_engine(plan: &Plan) -> Box<dyn Engine> {
+fn fast_engine(plan: &Plan, stop: &mut dyn Stop) -> Option<Box<dyn Engine>> {
+    fn boxed<B: CellBits + 'static>(f: Option<Fast<B>>) -> Option<Box<dyn Engine>>
+    where
+        Fast<B>: Engine,
+    {
+        f.map(|f| Box::new(f) as Box<dyn Engine>)
+    }
     match plan.nbits {
-        0..=64 => Box::new(Fast::<Bitboard>::new(plan)),
-        65..=128 => Box::new(Fast::<WideBits<2>>::new(plan)),
-        129..=256 => Box::new(Fast::<WideBits<4>>::new(plan)),
-        257..=512 => Box::new(Fast::<WideBits<8>>::new(plan)),
-        513..=1024 => Box::new(Fast::<WideBits<16>>::new(plan)),
-        1025..=2048 => Box::new(Fast::<WideBits<32>>::new(plan)),
-        _ => Box::new(Fast::<WideBits<64>>::new(plan)),
+        0..=64 => boxed(Fast::<Bitboard>::new(plan, stop)),
+        65..=128 => boxed(Fast::<WideBits<2>>::new(plan, stop)),
+        129..=256 => boxed(Fast::<WideBits<4>>::new(plan, stop)),
+        257..=512 => boxed(Fast::<WideBits<8>>::new(plan, stop)),
+        513..=1024 => boxed(Fast::<WideBits<16>>::new(plan, stop)),
+        1025..=2048 => boxed(Fast::<WideBits<32>>::new(plan, stop)),
+        _ => boxed(Fast::<WideBits<64>>::new(plan, stop)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Lattice;
+    use crate::tiler::problem::from_pictures;
+
+    #[test]
+    fn building_the_tables_stops_with_the_budget() {
+        // 1024 cells of board and 4096 placements of a lone cell: the tables take a while.
+        let board = vec!["#".repeat(32); 32].join("\n");
+        let problem = from_pictures(Lattice::Square, &board, &[('x', 1024, true, "#")]).unwrap();
+        let spent = Budget::unlimited().with_time(std::time::Duration::ZERO);
+        assert!(matches!(Tiler::within(&problem, EngineKind::Fast, &spent), Err(TilingError::Stopped(_))));
+        assert!(Tiler::within(&problem, EngineKind::Fast, &Budget::unlimited()).is_ok());
     }
 }

@@ -8,7 +8,7 @@
 
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Verdict;
-use tessera_core::tiler::{PieceSpec, Problem, Solution, Tiler};
+use tessera_core::tiler::{EngineKind, PieceSpec, Problem, Solution, Tiler};
 
 use super::colours::colours_can_balance;
 use super::{BoxResult, Ctx};
@@ -36,7 +36,8 @@ pub fn pack_region(bag: &Bag, region: &[(i32, i32)], ctx: &Ctx<'_>) -> BoxResult
         return BoxResult::Impossible;
     }
     let (problem, top) = problem(bag, region);
-    let Ok(tiler) = Tiler::new(&problem) else { return BoxResult::Unknown };
+    // Building the tables of a big box takes a while: within the budget too.
+    let Ok(tiler) = Tiler::within(&problem, EngineKind::Auto, ctx.budget) else { return BoxResult::Unknown };
     match tiler.first(ctx.threads, ctx.seed, ctx.budget) {
         Verdict::Feasible(s) | Verdict::Optimal(s) => BoxResult::Packed(answer(bag.set, &problem, &s, top)),
         Verdict::Infeasible => BoxResult::Impossible,
