@@ -76,6 +76,9 @@ pub struct ShardArgs {
     /// Do not run anything: summarise the JSON lines of earlier runs (shards) instead.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "seed")]
     pub merge: Vec<String>,
+    /// Also write a self-contained HTML report (rates with their intervals, histograms) to OUT.
+    #[arg(long, value_name = "OUT")]
+    pub html: Option<String>,
 }
 
 impl ShardArgs {
@@ -113,6 +116,14 @@ impl ShardArgs {
             );
         }
         Ok(merged.records)
+    }
+
+    /// Writes the `--html` report of the run's records, if one was asked for.
+    pub fn report<R: serde::Serialize>(&self, name: &str, records: &[Record<R>]) -> Result<()> {
+        let Some(path) = &self.html else { return Ok(()) };
+        let lines: Vec<String> = records.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
+        let doc = tessera_viewer::document(name, &lines.join("\n")).context("cannot make the report")?;
+        std::fs::write(path, tessera_viewer::report::html(&doc)).with_context(|| format!("cannot write {path}"))
     }
 }
 

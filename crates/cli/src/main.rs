@@ -11,6 +11,7 @@ mod common;
 mod tiling;
 mod totems;
 mod tour;
+mod view;
 
 /// Solvers, judges and evaluation for grid and tile-placement puzzles.
 #[derive(Debug, Parser)]
@@ -32,6 +33,8 @@ enum Command {
     /// Coveo Blitz 2022: pack a bag of tetrominoes into a near-square box.
     #[command(subcommand)]
     Totems(totems::TotemsCommand),
+    /// A local web page showing results: boards, replays and evaluation plots.
+    View(view::ViewArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
         Command::Meteor(args) => tiling::meteor(&args),
         Command::Tiling(cmd) => tiling::run(cmd),
         Command::Totems(cmd) => totems::run(cmd),
+        Command::View(args) => view::run(&args),
     };
     match result {
         Ok(code) => code,

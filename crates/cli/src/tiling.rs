@@ -335,6 +335,7 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
     } else {
         args.shard.merged::<JobResult>()?
     };
+    args.shard.report("tiling eval", &records)?;
     let summary = summarise(&records);
     let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
     // With the job lines on stdout, the summary goes to stderr so that stdout stays mergeable.

@@ -266,6 +266,7 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
     } else {
         args.shard.merged::<JobResult>()?
     };
+    args.shard.report("totems eval", &records)?;
     let summary = summarise(&records);
     let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
     if args.shard.jsonl.as_deref() == Some("-") {

@@ -1,9 +1,9 @@
 //! Statistics for evaluations: summaries of samples and confidence intervals for rates.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Mean, standard deviation and order statistics of a sample.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Sample size.
     pub n: usize,
@@ -73,7 +73,7 @@ pub fn wilson(successes: u64, n: u64, z: f64) -> (f64, f64) {
 }
 
 /// A rate with its Wilson 95% interval.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rate {
     /// Successes.
     pub successes: u64,

@@ -1,0 +1,359 @@
+// tessera viewer: draws the views the server (or an embedded report) hands over.
+// Three views: "board", "replay" (a board changing step by step) and "charts".
+"use strict";
+(function () {
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const CELL = 24;
+  const HEX_R = CELL / Math.sqrt(3);
+  const EMPTY = "#eeeeee";
+
+  // ---- small DOM helpers ----------------------------------------------------------------
+  function html(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v);
+    }
+    for (const c of children) e.append(c);
+    return e;
+  }
+  function svg(tag, attrs) {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    return e;
+  }
+  const key = (c, r) => c + "," + r;
+
+  // ---- boards -------------------------------------------------------------------------
+  function centre(lattice, col, row) {
+    if (lattice === "hex") {
+      const shift = ((row % 2) + 2) % 2 === 1 ? 0.5 : 0;
+      return [CELL * (col + shift + 0.5), HEX_R * (1 + 1.5 * row)];
+    }
+    return [CELL * (col + 0.5), CELL * (row + 0.5)];
+  }
+  function hexPoints(x, y) {
+    const pts = [];
+    for (let k = 0; k < 6; k++) {
+      const a = (Math.PI / 3) * k + Math.PI / 6;
+      pts.push((x + HEX_R * Math.cos(a)).toFixed(1) + "," + (y + HEX_R * Math.sin(a)).toFixed(1));
+    }
+    return pts.join(" ");
+  }
+
+  // A drawing of every cell a view may use; cells change label without being rebuilt.
+  class Drawing {
+    constructor(lattice, positions, palette) {
+      this.lattice = lattice;
+      this.palette = palette || {};
+      this.shapes = new Map();
+      let w = 0, h = 0;
+      for (const [c, r] of positions) {
+        const [x, y] = centre(lattice, c, r);
+        w = Math.max(w, x); h = Math.max(h, y);
+      }
+      const halfH = lattice === "hex" ? HEX_R : CELL / 2;
+      const width = w + CELL / 2 + 2, height = h + halfH + 2;
+      // Small boards are drawn bigger.
+      const scale = Math.max(1, Math.min(3, 320 / width));
+      this.svg = svg("svg", { viewBox: `-1 -1 ${width.toFixed(1)} ${height.toFixed(1)}`, width: (width * scale).toFixed(0), height: (height * scale).toFixed(0), role: "img" });
+      const g = svg("g", { stroke: "#ffffff", "stroke-width": "1.5", "text-anchor": "middle" });
+      this.svg.append(g);
+      for (const [c, r] of positions) {
+        const k = key(c, r);
+        if (this.shapes.has(k)) continue;
+        const [x, y] = centre(lattice, c, r);
+        const shape = lattice === "hex"
+          ? svg("polygon", { points: hexPoints(x, y), class: "cell" })
+          : svg("rect", { x: (x - CELL / 2).toFixed(1), y: (y - CELL / 2).toFixed(1), width: CELL, height: CELL, class: "cell" });
+        const text = svg("text", { x: x.toFixed(1), y: (y + 4).toFixed(1), stroke: "none", fill: "#000" });
+        g.append(shape, text);
+        this.shapes.set(k, { shape, text, label: null });
+        this.set(c, r, ".");
+      }
+    }
+    set(c, r, label) {
+      const s = this.shapes.get(key(c, r));
+      if (!s || s.label === label) return;
+      s.label = label;
+      s.shape.setAttribute("fill", label === "." ? EMPTY : (this.palette[label] || "#999999"));
+      s.text.textContent = label === "." ? "" : label;
+    }
+    mark(cells) {
+      for (const s of this.shapes.values()) { s.shape.setAttribute("stroke", "#ffffff"); s.shape.setAttribute("stroke-width", "1.5"); }
+      for (const [c, r] of cells || []) {
+        const s = this.shapes.get(key(c, r));
+        if (s) { s.shape.setAttribute("stroke", "#000000"); s.shape.setAttribute("stroke-width", "3"); }
+      }
+    }
+  }
+
+  function renderBoard(v) {
+    const d = new Drawing(v.lattice, v.cells, v.palette);
+    for (const [c, r, l] of v.cells) d.set(c, r, l);
+    d.mark(v.marks);
+    const box = html("div", { class: "view board", "data-view": "board" }, html("h3", {}, v.title), d.svg);
+    for (const line of v.caption || []) box.append(html("p", { class: "caption" }, line));
+    return box;
+  }
+
+  // ---- replays ------------------------------------------------------------------------
+  const SNAPSHOT_EVERY = 64;
+
+  function renderReplay(v) {
+    const positions = v.start.map(([c, r]) => [c, r]);
+    for (const s of v.steps) for (const [c, r] of s.set) positions.push([c, r]);
+    for (const s of v.steps) for (const [c, r] of s.clear) positions.push([c, r]);
+    const d = new Drawing(v.lattice, positions, v.palette);
+    // state[k]: label of every cell after k steps; snapshots every SNAPSHOT_EVERY steps.
+    let state = new Map();
+    for (const [c, r, l] of v.start) state.set(key(c, r), l);
+    const snapshots = [new Map(state)];
+    const apply = (st, step) => {
+      for (const [c, r] of step.clear) st.set(key(c, r), ".");
+      for (const [c, r, l] of step.set) st.set(key(c, r), l);
+    };
+    for (let k = 0; k < v.steps.length; k++) {
+      apply(state, v.steps[k]);
+      if ((k + 1) % SNAPSHOT_EVERY === 0) snapshots.push(new Map(state));
+    }
+    const labelsAt = (n) => {
+      const st = new Map(snapshots[Math.floor(n / SNAPSHOT_EVERY)]);
+      for (let k = Math.floor(n / SNAPSHOT_EVERY) * SNAPSHOT_EVERY; k < n; k++) apply(st, v.steps[k]);
+      return st;
+    };
+
+    const n = v.steps.length;
+    const box = html("div", { class: "view replay", "data-view": "replay", "data-steps": String(n) });
+    const caption = html("p", { class: "caption" });
+    const position = html("span", { class: "position" });
+    const slider = html("input", { type: "range", min: "0", max: String(n), value: "0", "aria-label": "step" });
+    const play = html("button", { class: "play", type: "button" }, "play");
+    const speed = html("select", { class: "speed", "aria-label": "speed" },
+      ...[1, 5, 20, 100, 500].map((s) => html("option", { value: String(s) }, s + " " + v.unit + "s/s")));
+    speed.value = "20";
+    const text = v.text ? renderText(v.text, v.highlights) : null;
+    let at = 0, timer = null;
+
+    function show(target) {
+      target = Math.max(0, Math.min(n, target));
+      const st = Math.abs(target - at) < SNAPSHOT_EVERY && target > at ? null : labelsAt(target);
+      if (st) { for (const [k, l] of st) { const [c, r] = k.split(",").map(Number); d.set(c, r, l); } }
+      else { for (let k = at; k < target; k++) { const s = v.steps[k]; for (const [c, r] of s.clear) d.set(c, r, "."); for (const [c, r, l] of s.set) d.set(c, r, l); } }
+      at = target;
+      const step = at > 0 ? v.steps[at - 1] : null;
+      d.mark(step ? step.marks : []);
+      slider.value = String(at);
+      box.dataset.step = String(at);
+      position.textContent = `${v.unit} ${at} of ${n}`;
+      caption.textContent = step ? step.caption : "start";
+      if (text) text.moveTo(step && step.text_at != null ? step.text_at : 0);
+    }
+    function stop() { if (timer) { clearInterval(timer); timer = null; play.textContent = "play"; } }
+    function start() {
+      if (at >= n) show(0);
+      const rate = Number(speed.value);
+      const per = Math.max(1, Math.round(rate / 50));
+      timer = setInterval(() => { if (at >= n) stop(); else show(at + per); }, Math.max(20, 1000 / rate));
+      play.textContent = "pause";
+    }
+    play.addEventListener("click", () => (timer ? stop() : start()));
+    speed.addEventListener("change", () => { if (timer) { stop(); start(); } });
+    slider.addEventListener("input", () => { stop(); show(Number(slider.value)); });
+    const back = html("button", { class: "step-back", type: "button", onclick: () => { stop(); show(at - 1); } }, "\u2039");
+    const fwd = html("button", { class: "step-forward", type: "button", onclick: () => { stop(); show(at + 1); } }, "\u203a");
+    const first = html("button", { class: "first", type: "button", onclick: () => { stop(); show(0); } }, "\u00ab");
+    const last = html("button", { class: "last", type: "button", onclick: () => { stop(); show(n); } }, "\u00bb");
+    box.tabIndex = 0;
+    box.addEventListener("keydown", (e) => {
+      if (e.key === "ArrowRight") { stop(); show(at + 1); e.preventDefault(); }
+      else if (e.key === "ArrowLeft") { stop(); show(at - 1); e.preventDefault(); }
+      else if (e.key === " ") { timer ? stop() : start(); e.preventDefault(); }
+    });
+    box.append(html("h3", {}, v.title), d.svg, caption,
+      html("div", { class: "controls" }, first, back, play, fwd, last, slider, position, speed));
+    if (text) box.append(text.element);
+    show(n > 0 && v.unit === "solution" ? 1 : 0);
+    return box;
+  }
+
+  // The command string: characters up to the current position drawn dark, phrases marked.
+  function renderText(text, highlights) {
+    const element = html("div", { class: "commands", "data-view": "commands" });
+    const chars = [];
+    const inPhrase = new Uint8Array(text.length);
+    for (const [a, b] of highlights || []) for (let i = a; i < b && i < text.length; i++) inPhrase[i] = 1;
+    for (let i = 0; i < text.length; i++) {
+      const s = html("span", inPhrase[i] ? { class: "phrase" } : {}, text[i]);
+      chars.push(s);
+      element.append(s);
+    }
+    let done = 0;
+    return {
+      element,
+      moveTo(pos) {
+        pos = Math.max(0, Math.min(text.length, pos));
+        for (let i = Math.min(done, pos); i < Math.max(done, pos); i++) chars[i].classList.toggle("done", i < pos);
+        if (done > 0 && done <= chars.length) chars[done - 1].classList.remove("now");
+        if (pos > 0) { chars[pos - 1].classList.add("now"); }
+        done = pos;
+      },
+    };
+  }
+
+  // ---- charts -------------------------------------------------------------------------
+  const pct = (x) => (100 * x).toFixed(2) + "%";
+
+  function renderRates(c) {
+    const rowH = 22, labelW = 190, barW = 360, width = labelW + barW + 230;
+    const s = svg("svg", { viewBox: `0 0 ${width} ${rowH * c.rows.length + 24}`, width: String(width), height: String(rowH * c.rows.length + 24) });
+    const axisY = rowH * c.rows.length + 4;
+    for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+      const x = labelW + barW * t;
+      s.append(svg("line", { x1: x, x2: x, y1: 0, y2: axisY, stroke: "#e3e7eb" }));
+      const lab = svg("text", { x: x, y: axisY + 14, "text-anchor": "middle", fill: "#66707a" }); lab.textContent = (100 * t) + "%"; s.append(lab);
+    }
+    c.rows.forEach(([label, r], k) => {
+      const y = k * rowH + 4;
+      const name = svg("text", { x: labelW - 8, y: y + 13, "text-anchor": "end" }); name.textContent = label; s.append(name);
+      s.append(svg("rect", { x: labelW, y: y + 3, width: (barW * r.rate).toFixed(1), height: 12, fill: "#2c6fbb", class: "rate-bar" }));
+      const lo = labelW + barW * r.low, hi = labelW + barW * r.high;
+      s.append(svg("line", { x1: lo, x2: hi, y1: y + 9, y2: y + 9, stroke: "#1d232a", "stroke-width": "1.5" }));
+      for (const x of [lo, hi]) s.append(svg("line", { x1: x, x2: x, y1: y + 4, y2: y + 14, stroke: "#1d232a", "stroke-width": "1.5" }));
+      const val = svg("text", { x: labelW + barW + 8, y: y + 13 });
+      val.textContent = `${r.successes}/${r.n} = ${pct(r.rate)} (${pct(r.low)}..${pct(r.high)})`;
+      s.append(val);
+    });
+    return html("div", { class: "chart", "data-chart": "rates" }, html("h4", {}, c.title + " (95% intervals)"), s);
+  }
+
+  function renderHistogram(c) {
+    const values = c.values.filter((x) => Number.isFinite(x));
+    const width = 620, height = 190, left = 40, bottom = 24, plotW = width - left - 10, plotH = height - bottom - 8;
+    const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: String(width), height: String(height) });
+    const box = html("div", { class: "chart", "data-chart": "histogram" }, html("h4", {}, `${c.title} (${values.length} values, ${c.unit})`), s);
+    if (values.length === 0) return box;
+    let lo = Math.min(...values), hi = Math.max(...values);
+    const sorted = values.slice().sort((a, b) => a - b);
+    const quantile = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    // A reference far beyond the values would squash them into one bin: name it instead.
+    const refShown = c.reference && c.reference[1] <= 2 * hi && c.reference[1] >= lo - (hi - lo);
+    if (refShown) { lo = Math.min(lo, c.reference[1]); hi = Math.max(hi, c.reference[1]); }
+    if (hi === lo) { hi = lo + 1; }
+    const bins = Math.max(5, Math.min(40, Math.ceil(Math.sqrt(values.length))));
+    const counts = new Array(bins).fill(0);
+    for (const x of values) counts[Math.min(bins - 1, Math.floor(((x - lo) / (hi - lo)) * bins))]++;
+    const top = Math.max(...counts);
+    const bw = plotW / bins;
+    counts.forEach((n, k) => {
+      const h = (plotH * n) / top;
+      s.append(svg("rect", { x: (left + k * bw + 0.5).toFixed(1), y: (8 + plotH - h).toFixed(1), width: Math.max(1, bw - 1).toFixed(1), height: h.toFixed(1), fill: "#2c6fbb", class: "bin" }));
+    });
+    const xAt = (x) => left + ((x - lo) / (hi - lo)) * plotW;
+    const fmt = (x) => (Math.abs(x) >= 1000 || Math.abs(x) < 0.01 ? x.toPrecision(4) : x.toFixed(2));
+    for (const [x, anchor] of [[lo, "start"], [hi, "end"]]) {
+      const t = svg("text", { x: xAt(x), y: height - 6, "text-anchor": anchor, fill: "#66707a" }); t.textContent = fmt(x) + " " + c.unit; s.append(t);
+    }
+    const yl = svg("text", { x: left - 6, y: 16, "text-anchor": "end", fill: "#66707a" }); yl.textContent = String(top); s.append(yl);
+    s.append(svg("line", { x1: left, x2: left + plotW, y1: 8 + plotH, y2: 8 + plotH, stroke: "#66707a" }));
+    for (const [q, name] of [[0.5, "p50"], [0.99, "p99"]]) {
+      const x = xAt(quantile(q));
+      s.append(svg("line", { x1: x, x2: x, y1: 8, y2: 8 + plotH, stroke: "#1d232a", "stroke-dasharray": "2 2" }));
+      const t = svg("text", { x: x + 3, y: 20 + (q > 0.9 ? 12 : 0), fill: "#1d232a" }); t.textContent = `${name} ${fmt(quantile(q))}`; s.append(t);
+    }
+    if (c.reference && !refShown) {
+      const t = svg("text", { x: left + plotW, y: 14, "text-anchor": "end", fill: "#b3261e" });
+      t.textContent = `${c.reference[0]}: ${fmt(c.reference[1])} ${c.unit} (off the scale)`; s.append(t);
+    }
+    if (refShown) {
+      const x = xAt(c.reference[1]);
+      s.append(svg("line", { x1: x, x2: x, y1: 4, y2: 8 + plotH, stroke: "#b3261e", "stroke-dasharray": "4 3" }));
+      const t = svg("text", { x: x - 4, y: 14, "text-anchor": "end", fill: "#b3261e" }); t.textContent = c.reference[0]; s.append(t);
+    }
+    return box;
+  }
+
+  function renderCharts(v) {
+    const box = html("div", { class: "view charts", "data-view": "charts" }, html("h3", {}, v.title));
+    if (v.figures.length) {
+      box.append(html("table", { class: "figures" }, ...v.figures.map(([k, val]) => html("tr", {}, html("td", {}, k), html("td", {}, val)))));
+    }
+    for (const c of v.charts) box.append(c.chart === "rates" ? renderRates(c) : renderHistogram(c));
+    return box;
+  }
+
+  // ---- documents ------------------------------------------------------------------------
+  function renderDocument(doc) {
+    const box = html("div", { class: "document", "data-game": doc.game, "data-kind": doc.kind },
+      html("h2", {}, `${doc.game} \u00b7 ${doc.kind} \u00b7 ${doc.name}`));
+    for (const v of doc.views) {
+      try {
+        box.append(v.view === "board" ? renderBoard(v) : v.view === "replay" ? renderReplay(v) : renderCharts(v));
+      } catch (e) {
+        box.append(html("p", { class: "error" }, "cannot draw this view: " + e.message));
+      }
+    }
+    return box;
+  }
+
+  function show(doc) {
+    const main = document.getElementById("main");
+    main.replaceChildren(renderDocument(doc));
+  }
+
+  // A report: the document is in the page.
+  const embedded = document.getElementById("tessera-document");
+  if (embedded) {
+    show(JSON.parse(embedded.textContent));
+    return;
+  }
+
+  // The served page: lists from the server.
+  const status = (msg, isError) => {
+    const s = document.getElementById("status");
+    s.textContent = msg; s.className = isError ? "error" : "";
+  };
+  async function getJson(url, options) {
+    const r = await fetch(url, options);
+    const body = await r.json().catch(() => ({ error: "not JSON" }));
+    if (!r.ok) throw new Error(body.error || r.statusText);
+    return body;
+  }
+  async function open(id) {
+    status("loading\u2026");
+    try {
+      show(await getJson("/api/documents/" + id));
+      for (const b of document.querySelectorAll("#documents button")) b.classList.toggle("current", b.dataset.id === String(id));
+      status("");
+    } catch (e) { status(e.message, true); }
+  }
+  async function refresh() {
+    const docs = await getJson("/api/documents");
+    const list = document.getElementById("documents");
+    list.replaceChildren(...docs.map((d) => html("li", {},
+      html("button", { type: "button", "data-id": String(d.id), onclick: () => open(d.id) }, `${d.game} ${d.kind}: ${d.name}`))));
+    return docs;
+  }
+  async function init() {
+    const games = await getJson("/api/games");
+    document.getElementById("demos").replaceChildren(...games.map((g) =>
+      html("button", { type: "button", "data-game": g.game, title: g.shows, onclick: async () => {
+        status(`solving the ${g.game} demonstration\u2026`);
+        try { show(await getJson("/api/demo/" + g.game)); await refresh(); status(""); } catch (e) { status(e.message, true); }
+      } }, g.game)));
+    const docs = await refresh();
+    if (docs.length > 0) await open(docs[0].id);
+    document.getElementById("upload").addEventListener("change", async (e) => {
+      const file = e.target.files[0];
+      if (!file) return;
+      status("reading " + file.name + "\u2026");
+      try {
+        const r = await getJson("/api/documents", { method: "POST", headers: { "X-Name": file.name }, body: await file.text() });
+        await refresh(); await open(r.id);
+      } catch (err) { status(err.message, true); }
+      e.target.value = "";
+    });
+  }
+  init().catch((e) => status(e.message, true));
+})();

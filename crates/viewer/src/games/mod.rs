@@ -1,0 +1,129 @@
+//! Each game's results turned into views, and each game's demonstration.
+//!
+//! A file is recognised by its `"game"` field when it has one, else by its shape; a JSON-lines
+//! file (one object per line) is an evaluation run's job records.
+
+pub mod tiling;
+pub mod totems;
+
+use serde_json::Value;
+
+use crate::view::Document;
+
+/// Why a file could not be shown.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DocError {
+    /// Not JSON, nor JSON lines.
+    #[error("not JSON or JSON lines: {0}")]
+    NotJson(String),
+    /// JSON, but not a result tessera writes.
+    #[error("not a tessera result this viewer knows ({0})")]
+    Unknown(String),
+    /// A game's result with a field missing or of the wrong type.
+    #[error("malformed {game} result: {why}")]
+    Malformed {
+        /// The game.
+        game: &'static str,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// The games with a view, and what `demo` shows for each.
+pub const GAMES: [(&str, &str); 2] =
+    [("tiling", "every solution of meteor and of the pentominoes on 6x10"), ("totems", "a level-9 and a level-10 bag")];
+
+/// Reads a file's text as a document named `name`.
+pub fn document(name: &str, text: &str) -> Result<Document, DocError> {
+    let values = parse(text)?;
+    let (game, kind, views) = match values.as_slice() {
+        [one] => from_value(one)?,
+        lines => from_records(lines)?,
+    };
+    Ok(Document { name: name.to_string(), game: game.to_string(), kind: kind.to_string(), views })
+}
+
+/// The demonstration of a game, solved now.
+pub fn demo(game: &str, threads: usize) -> Option<Document> {
+    let (kind, views) = match game {
+        "tiling" => ("solutions", tiling::demo(threads)),
+        "totems" => ("solve", totems::demo(threads)),
+        _ => return None,
+    };
+    Some(Document { name: format!("{game} demo"), game: game.to_string(), kind: kind.to_string(), views })
+}
+
+type Converted = (&'static str, &'static str, Vec<crate::view::View>);
+
+/// One JSON document (a `solve` or an `eval --json` output).
+fn from_value(v: &Value) -> Result<Converted, DocError> {
+    let game = v.get("game").and_then(Value::as_str);
+    if game == Some("totems") || totems::is_solve(v) || totems::is_summary(v) {
+        return totems::from_value(v);
+    }
+    if game == Some("tiling") || tiling::is_solutions(v) || tiling::is_summary(v) {
+        return tiling::from_value(v);
+    }
+    Err(DocError::Unknown(describe(v)))
+}
+
+/// Job records of an evaluation run (`--jsonl`).
+fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
+    let first = lines.first().ok_or_else(|| DocError::Unknown("an empty file".into()))?;
+    if first.get("job").is_none() || first.get("seed").is_none() {
+        return Err(DocError::Unknown(format!("several JSON values, but not job records: {}", describe(first))));
+    }
+    if totems::is_record(first) {
+        return totems::from_records(lines);
+    }
+    if tiling::is_record(first) {
+        return tiling::from_records(lines);
+    }
+    Err(DocError::Unknown(format!("job records of an unknown game: {}", describe(first))))
+}
+
+/// A whole JSON document, or one JSON value per non-empty line.
+fn parse(text: &str) -> Result<Vec<Value>, DocError> {
+    if let Ok(v) = serde_json::from_str::<Value>(text) {
+        return Ok(vec![v]);
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(k, l)| serde_json::from_str(l).map_err(|e| DocError::NotJson(format!("line {}: {e}", k + 1))))
+        .collect()
+}
+
+/// The keys of an object, for error messages.
+fn describe(v: &Value) -> String {
+    match v.as_object() {
+        Some(o) => format!("keys {}", o.keys().take(8).cloned().collect::<Vec<_>>().join(", ")),
+        None => "not an object".into(),
+    }
+}
+
+/// A field as f64, or a clear error.
+pub(crate) fn num(v: &Value, key: &str, game: &'static str) -> Result<f64, DocError> {
+    v.get(key).and_then(Value::as_f64).ok_or_else(|| DocError::Malformed { game, why: format!("no number {key:?}") })
+}
+
+/// A field as an array, or a clear error.
+pub(crate) fn arr<'a>(v: &'a Value, key: &str, game: &'static str) -> Result<&'a [Value], DocError> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .ok_or_else(|| DocError::Malformed { game, why: format!("no list {key:?}") })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_and_broken_files_say_why() {
+        assert!(matches!(document("x", "{\"a\": 1}"), Err(DocError::Unknown(_))));
+        assert!(matches!(document("x", "{\"a\": 1}\n{oops"), Err(DocError::NotJson(e)) if e.starts_with("line 2")));
+        assert!(matches!(document("x", ""), Err(DocError::Unknown(_))));
+        assert!(matches!(document("x", "[1, 2]"), Err(DocError::Unknown(_))));
+    }
+}

@@ -1,0 +1,257 @@
+//! The local HTTP server: the page, its assets, and the documents as JSON.
+//!
+//! Routes (nothing else is served; no path ever reaches the file system):
+//!
+//! | request | answer |
+//! |---|---|
+//! | `GET /` | the page |
+//! | `GET /viewer.js`, `GET /viewer.css` | its script and style |
+//! | `GET /api/games` | the games with a demonstration |
+//! | `GET /api/documents` | `[{id, name, game, kind}]`: the files named on the command line and uploads |
+//! | `GET /api/documents/ID` | one document, as views |
+//! | `GET /api/demo/GAME` | a game's demonstration, solved now (then listed like a document) |
+//! | `POST /api/documents` | an upload (a result file's text, at most [`MAX_UPLOAD`] bytes; the name in `X-Name`) |
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::sync::Mutex;
+
+use serde_json::json;
+use tiny_http::{Header, Method, Request, Response, Server};
+
+use crate::games::{GAMES, demo, document};
+use crate::view::Document;
+use crate::{ASSET_CSS, ASSET_HTML, ASSET_JS};
+
+/// Largest upload accepted.
+pub const MAX_UPLOAD: usize = 32 << 20;
+
+/// Most documents held at once (uploads beyond it are refused).
+pub const MAX_DOCUMENTS: usize = 256;
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot listen on {addr}: {why}")]
+pub struct BindError {
+    addr: String,
+    why: String,
+}
+
+/// A bound server and the documents it shows.
+pub struct Viewer {
+    server: Server,
+    docs: Mutex<Vec<Document>>,
+    threads: usize,
+}
+
+impl std::fmt::Debug for Viewer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Viewer").field("addr", &self.addr()).finish()
+    }
+}
+
+impl Viewer {
+    /// Listens on `addr` (`127.0.0.1:0` picks a free port) with these documents.
+    pub fn bind(addr: &str, docs: Vec<Document>, threads: usize) -> Result<Viewer, BindError> {
+        let server = Server::http(addr).map_err(|e| BindError { addr: addr.to_string(), why: e.to_string() })?;
+        Ok(Viewer { server, docs: Mutex::new(docs), threads })
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> Option<SocketAddr> {
+        self.server.server_addr().to_ip()
+    }
+
+    /// Makes [`Viewer::run`] return (from another thread).
+    pub fn stop(&self) {
+        self.server.unblock();
+    }
+
+    /// Answers requests one after the other, until [`Viewer::stop`] (or `limit` of them).
+    pub fn run(&self, limit: Option<usize>) {
+        for (k, request) in self.server.incoming_requests().enumerate() {
+            self.answer(request);
+            if limit.is_some_and(|l| k + 1 >= l) {
+                break;
+            }
+        }
+    }
+
+    fn answer(&self, mut request: Request) {
+        let url = request.url().split('?').next().unwrap_or("").to_string();
+        let reply = match (request.method(), url.as_str()) {
+            (Method::Get, "/") => Reply::asset(ASSET_HTML, "text/html; charset=utf-8"),
+            (Method::Get, "/viewer.js") => Reply::asset(ASSET_JS, "text/javascript; charset=utf-8"),
+            (Method::Get, "/viewer.css") => Reply::asset(ASSET_CSS, "text/css; charset=utf-8"),
+            (Method::Get, "/api/games") => Reply::json(
+                200,
+                &json!(GAMES.iter().map(|(g, what)| json!({"game": g, "shows": what})).collect::<Vec<_>>()),
+            ),
+            (Method::Get, "/api/documents") => Reply::json(200, &self.listing()),
+            (Method::Get, path) if path.starts_with("/api/documents/") => self.one(&path["/api/documents/".len()..]),
+            (Method::Get, path) if path.starts_with("/api/demo/") => self.demo(&path["/api/demo/".len()..]),
+            (Method::Post, "/api/documents") => self.upload(&mut request),
+            (_, "/" | "/viewer.js" | "/viewer.css" | "/api/games" | "/api/documents") => {
+                Reply::error(405, "method not allowed")
+            }
+            _ => Reply::error(404, "not found"),
+        };
+        let mut response = Response::from_data(reply.body).with_status_code(reply.status);
+        let headers = [
+            ("Content-Type", reply.content_type),
+            ("Cache-Control", "no-store"),
+            ("X-Content-Type-Options", "nosniff"),
+        ];
+        for (field, value) in headers {
+            if let Ok(h) = Header::from_bytes(field.as_bytes(), value.as_bytes()) {
+                response.add_header(h);
+            }
+        }
+        // A client that went away is no concern of ours.
+        let _ = request.respond(response);
+    }
+
+    fn listing(&self) -> serde_json::Value {
+        let docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
+        json!(
+            docs.iter()
+                .enumerate()
+                .map(|(id, d)| json!({"id": id, "name": d.name, "game": d.game, "kind": d.kind}))
+                .collect::<Vec<_>>()
+        )
+    }
+
+    fn one(&self, id: &str) -> Reply {
+        let docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
+        match id.parse::<usize>().ok().and_then(|i| docs.get(i)) {
+            Some(d) => Reply::json(200, &json!(d)),
+            None => Reply::error(404, &format!("no document {id:?}")),
+        }
+    }
+
+    fn demo(&self, game: &str) -> Reply {
+        let Some(d) = demo(game, self.threads) else { return Reply::error(404, &format!("no game {game:?}")) };
+        let body = json!(d);
+        self.add(d);
+        Reply::json(200, &body)
+    }
+
+    fn upload(&self, request: &mut Request) -> Reply {
+        if request.body_length().is_some_and(|n| n > MAX_UPLOAD) {
+            return Reply::error(413, &format!("uploads are limited to {} MiB", MAX_UPLOAD >> 20));
+        }
+        let name = request
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv("X-Name"))
+            .map(|h| h.value.as_str().chars().filter(|c| !c.is_control()).take(120).collect::<String>())
+            .unwrap_or_else(|| "upload".into());
+        let mut body = Vec::new();
+        // One byte more than allowed tells an oversized body without a length.
+        if request.as_reader().take(MAX_UPLOAD as u64 + 1).read_to_end(&mut body).is_err() {
+            return Reply::error(400, "the upload could not be read");
+        }
+        if body.len() > MAX_UPLOAD {
+            return Reply::error(413, &format!("uploads are limited to {} MiB", MAX_UPLOAD >> 20));
+        }
+        let Ok(text) = String::from_utf8(body) else { return Reply::error(400, "the upload is not UTF-8 text") };
+        match document(&name, &text) {
+            Ok(d) => match self.add(d) {
+                Some(id) => Reply::json(201, &json!({"id": id})),
+                None => Reply::error(507, &format!("at most {MAX_DOCUMENTS} documents")),
+            },
+            Err(e) => Reply::error(400, &e.to_string()),
+        }
+    }
+
+    fn add(&self, d: Document) -> Option<usize> {
+        let mut docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
+        (docs.len() < MAX_DOCUMENTS).then(|| {
+            docs.push(d);
+            docs.len() - 1
+        })
+    }
+}
+
+struct Reply {
+    status: u16,
+    content_type: &'static str,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn asset(text: &str, content_type: &'static str) -> Reply {
+        Reply { status: 200, content_type, body: text.as_bytes().to_vec() }
+    }
+    fn json(status: u16, v: &serde_json::Value) -> Reply {
+        Reply { status, content_type: "application/json", body: v.to_string().into_bytes() }
+    }
+    fn error(status: u16, why: &str) -> Reply {
+        Reply::json(status, &json!({ "error": why }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::net::TcpStream;
+
+    /// One raw HTTP/1.1 exchange: status and body (what arrives before the server closes or
+    /// goes quiet for a second).
+    fn exchange(addr: SocketAddr, request: &str) -> (u16, String) {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(1))).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut data = Vec::new();
+        let _ = s.read_to_end(&mut data);
+        let text = String::from_utf8_lossy(&data).into_owned();
+        let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+        (status, text.split_once("\r\n\r\n").map_or(String::new(), |(_, b)| b.to_string()))
+    }
+
+    fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+        exchange(addr, &format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+    }
+
+    fn post(addr: SocketAddr, body: &str, length: usize) -> (u16, String) {
+        exchange(
+            addr,
+            &format!(
+                "POST /api/documents HTTP/1.1\r\nHost: x\r\nX-Name: up.json\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n{body}"
+            ),
+        )
+    }
+
+    #[test]
+    fn routes_uploads_and_refusals() {
+        let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
+        let addr = viewer.addr().unwrap();
+        struct StopOnDrop<'a>(&'a Viewer);
+        impl Drop for StopOnDrop<'_> {
+            fn drop(&mut self) {
+                self.0.stop();
+            }
+        }
+        std::thread::scope(|s| {
+            s.spawn(|| viewer.run(None));
+            let _stop = StopOnDrop(&viewer);
+            let (status, page) = get(addr, "/");
+            assert_eq!(status, 200);
+            assert!(page.contains("/viewer.js"));
+            assert_eq!(get(addr, "/api/games").0, 200);
+            // Only the server's own routes: no path reaches the file system.
+            assert_eq!(get(addr, "/../../etc/passwd").0, 404);
+            assert_eq!(get(addr, "/api/documents/0").0, 404);
+            let solve = r#"{"actions":{"totems":[{"shape":"O","coordinates":[[0,0],[1,0],[0,1],[1,1]]}]},"box":[2,2],"score":2.0}"#;
+            let (status, body) = post(addr, solve, solve.len());
+            assert_eq!((status, body.as_str()), (201, r#"{"id":0}"#));
+            let (status, listing) = get(addr, "/api/documents");
+            assert!(status == 200 && listing.contains(r#""name":"up.json""#), "{listing}");
+            let (status, body) = post(addr, "{\"x\": 1}", 8);
+            assert!(status == 400 && body.contains("not a tessera result"), "{body}");
+            // Oversized: refused on its announced length, before reading it.
+            assert_eq!(post(addr, "", MAX_UPLOAD + 1).0, 413);
+        });
+    }
+}
