@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod common;
+mod digits;
 mod tiling;
 mod totems;
 mod tour;
@@ -32,6 +33,9 @@ enum Command {
     /// Coveo Blitz 2022: pack a bag of tetrominoes into a near-square box.
     #[command(subcommand)]
     Totems(totems::TotemsCommand),
+    /// Code Jam 2021 "Digit Blocks": the interactive player, a local judge, the exact optimum.
+    #[command(subcommand)]
+    Digits(digits::DigitsCommand),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         Command::Meteor(args) => tiling::meteor(&args),
         Command::Tiling(cmd) => tiling::run(cmd),
         Command::Totems(cmd) => totems::run(cmd),
+        Command::Digits(cmd) => digits::run(cmd),
     };
     match result {
         Ok(code) => code,
