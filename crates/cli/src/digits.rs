@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use tessera_core::eval::{EvalRun, Progress};
 use tessera_core::runtime::Budget;
+use tessera_core::tour::plural;
 use tessera_digits::eval::{GameResult, reference_optimum, run_job, summarise};
 use tessera_digits::exact::optimum;
 use tessera_digits::expected::expected_score;
@@ -160,8 +161,11 @@ fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
             None => "the judge stopped the run",
         };
         eprintln!(
-            "digits: {verdict} after {} games, total {} ({}, tables in {:.2} s)",
-            report.games, report.total, report.strategy, report.setup_seconds
+            "digits: {verdict} after {}, total {} ({}, tables in {:.2} s)",
+            plural(u64::from(report.games), "game", "games"),
+            report.total,
+            report.strategy,
+            report.setup_seconds
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -112,7 +112,7 @@ pub fn play(input: impl BufRead, mut output: impl Write, strategy: StrategyName)
     let set = parse_header(&header)?;
     report.set = Some(set);
     let start = Instant::now();
-    let strategy = strategy.build(set.params)?;
+    let strategy = strategy.fit(set.params).build(set.params)?;
     report.setup_seconds = start.elapsed().as_secs_f64();
     let blocks = set.params.blocks();
     for game in 0..set.t {

@@ -138,6 +138,15 @@ impl StrategyName {
         }
     }
 
+    /// The strategy adapted to a size it may not have been named for: `topR` with `R > B` is
+    /// `topB` (what a player does when the judge's towers are lower than expected).
+    pub fn fit(self, params: Params) -> StrategyName {
+        match self {
+            StrategyName::Top(r) if r > params.b => StrategyName::Top(params.b),
+            other => other,
+        }
+    }
+
     /// Builds the strategy for a game size (solving its tables).
     pub fn build(self, params: Params) -> Result<Box<dyn Strategy>, StrategyError> {
         Ok(match self {

@@ -2,5 +2,6 @@
 //! and their exact values, the protocol, the judge and the player.
 
 mod brute;
+mod official;
 mod protocol;
 mod strategies;
