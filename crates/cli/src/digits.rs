@@ -292,10 +292,12 @@ fn strategy_value(params: Params, name: StrategyName, threads: usize, budget: &B
             "seconds": v.seconds,
         }))?;
     } else {
-        let label = if resolved == name { name.to_string() } else { format!("{name} ({resolved})") };
+        let label = if resolved == name { name.to_string() } else { format!("{name} = {resolved}") };
         let mut out = format!("{label} ({params}): expected score {:.2}\n", v.value);
         if let Some(s) = s {
-            out += &format!("of S:  {:.9} (S - value = {:.4e})\n", v.value / s, s - v.value);
+            let gap = s - v.value;
+            let gap = if gap.abs() < 1e9 { format!("{gap:.0}") } else { format!("{gap:.4e}") };
+            out += &format!("of S:  {:.9} (S - value = {gap})\n", v.value / s);
         }
         if let Some(own) = own {
             out += &format!("own tables: {own:.2} (relative difference {:.1e})\n", (own - v.value) / v.value);

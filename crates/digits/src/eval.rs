@@ -192,7 +192,7 @@ impl std::fmt::Display for EvalSummary {
         writeln!(f, "strategy: {} ({}), {} games", self.strategy, self.params, s.n)?;
         writeln!(f, "mean:     {:.0} (sd {:.4e}, min {:.0}, max {:.0})", s.mean, s.sd, s.min, s.max)?;
         if let (Some(opt), Some(fr)) = (self.optimum, &self.fraction_of_optimum) {
-            writeln!(f, "of S:     {:.6} (95% CI {:.6}..{:.6}; S = {opt:.2})", fr.value, fr.low, fr.high)?;
+            writeln!(f, "of S:     {:.6} (95% CI {:.6}..{:.6}; S = {opt:.10e})", fr.value, fr.low, fr.high)?;
         }
         if let Some(v) = self.exact_value {
             let of = self.optimum.map_or(String::new(), |o| format!(" = {:.9} S", v / o));

@@ -20,7 +20,7 @@
 //! index, so the values are filled from the last index down, each from values already known.
 
 use crate::exact::mean_of_best;
-use crate::params::{POW10, Params};
+use crate::params::{MAX_B, POW10, Params};
 use crate::state::State;
 use crate::strategy::{Strategy, StrategyError};
 
@@ -185,8 +185,8 @@ impl TopR {
 
     /// The restricted state of a game state: category counts and filling height (the tallest tower
     /// below the region).
-    fn project(&self, state: &State) -> (Vec<usize>, usize) {
-        let mut counts = vec![0usize; self.cats];
+    fn project(&self, state: &State) -> (Cats, usize) {
+        let mut counts = [0usize; MAX_CATS];
         for h in 0..=self.params.b {
             let k = if h < self.low { 0 } else { self.first_region() + (h - self.low) as usize };
             counts[k] += state.count(h) as usize;
@@ -195,6 +195,12 @@ impl TopR {
         (counts, p)
     }
 }
+
+/// Most categories: every height `0..=B` and the rows below.
+const MAX_CATS: usize = MAX_B as usize + 2;
+
+/// Counts per category.
+type Cats = [usize; MAX_CATS];
 
 /// Steps category counts to the previous ones in colexicographic order (the last call, from all
 /// towers in category 0, leaves them unchanged).
@@ -211,13 +217,18 @@ fn previous(counts: &mut [usize]) {
 impl Strategy for TopR {
     fn choose(&self, state: &State, digit: u8) -> u32 {
         let (counts, p) = self.project(state);
-        let mut cum = counts.clone();
-        for k in 1..cum.len() {
-            cum[k] += cum[k - 1];
+        let counts = &counts[..self.cats];
+        let mut cum = [0usize; MAX_CATS];
+        let mut acc = 0;
+        for (k, &c) in counts.iter().enumerate() {
+            acc += c;
+            cum[k] = acc;
         }
-        let rank = self.rank(&counts);
+        let rank = self.rank(counts);
         let mut moves = [(0u32, 0usize); 20];
-        let len = self.moves(rank, p, &cum, &mut moves);
+        let len = self.moves(rank, p, &cum[..self.cats], &mut moves);
+        assert!(len > 0, "no move left in {state:?}");
+        // The move with the best score now plus value after (the first of equals).
         let gain = |&(h, i): &(u32, usize)| (u64::from(digit) * POW10[h as usize]) as f64 + self.values[i];
         let mut best = moves[0];
         for m in &moves[1..len] {
@@ -225,7 +236,6 @@ impl Strategy for TopR {
                 best = *m;
             }
         }
-        assert!(len > 0, "no move left in {state:?}");
         best.0
     }
 
