@@ -303,8 +303,11 @@ fn strategy_value(params: Params, name: StrategyName, threads: usize, budget: &B
             out += &format!("own tables: {own:.2} (relative difference {:.1e})\n", (own - v.value) / v.value);
         }
         out += &format!(
-            "states: {} reached (largest layer {}); tables {:.3} s, evaluation {:.2} s on {threads} threads\n",
-            v.states, v.largest_layer, build_seconds, v.seconds
+            "states: {} reached (largest layer {}); tables {:.1} ms, evaluation {:.2} s on {threads} threads\n",
+            v.states,
+            v.largest_layer,
+            build_seconds * 1000.0,
+            v.seconds
         );
         emit(&out)?;
     }

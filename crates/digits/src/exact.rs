@@ -252,21 +252,33 @@ fn walk_prefix(counts: &BoxCounts, p: &Prefix, leaf: impl FnMut(u64, &Runs)) {
 /// Digits as floating-point numbers.
 const DIGITS: [f64; 10] = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0];
 
+/// `10^h` as doubles (exact).
+const POWERS: [f64; MAX_B as usize + 1] = {
+    let mut t = [0.0; MAX_B as usize + 1];
+    let mut h = 0;
+    while h <= MAX_B as usize {
+        t[h] = POW10[h] as f64;
+        h += 1;
+    }
+    t
+};
+
 /// The value of a state from its successors': `1/10 sum_d max_k (d 10^h_k + next[rank + off_k])`.
 #[inline]
-fn state_value(next: &[f64], pow: &[f64; MAX_B as usize + 1], rank: u64, runs: &Runs) -> f64 {
-    let lines = (0..runs.len).map(|k| (pow[runs.height[k] as usize], next[rank.wrapping_add(runs.offset[k]) as usize]));
-    mean_of_best(lines)
+fn state_value(next: &[f64], rank: u64, runs: &Runs) -> f64 {
+    let (heights, offsets) = (&runs.height[..runs.len], &runs.offset[..runs.len]);
+    mean_of_best(heights.iter().zip(offsets).map(|(&h, &off)| (u32::from(h), next[rank.wrapping_add(off) as usize])))
 }
 
-/// `1/10 sum_{d=0..9} max_k (d p_k + w_k)` over lines `(p_k, w_k)` with `w_k >= 0`: the value of
-/// a state whose moves score `d p_k` now and lead to states worth `w_k`. 0 without lines.
+/// `1/10 sum_{d=0..9} max_k (d 10^h_k + w_k)` over moves `(h_k, w_k)` with `w_k >= 0`: the value of
+/// a state whose moves score `d 10^h_k` now and lead to states worth `w_k`. 0 without moves.
 #[inline]
-pub(crate) fn mean_of_best(lines: impl Iterator<Item = (f64, f64)>) -> f64 {
+pub(crate) fn mean_of_best(moves: impl Iterator<Item = (u32, f64)>) -> f64 {
     // Every value is at least 0, so 0 starts each maximum. The ten maxima are kept as five
-    // pairs, which the compiler turns into packed operations.
+    // pairs, which the compiler turns into packed operations (d 10^h is exact in a double).
     let mut best = [[0.0f64; 2]; 5];
-    for (p, w) in lines {
+    for (h, w) in moves {
+        let p = POWERS[h as usize];
         for (j, pair) in best.iter_mut().enumerate() {
             let v = [DIGITS[2 * j] * p + w, DIGITS[2 * j + 1] * p + w];
             pair[0] = if v[0] > pair[0] { v[0] } else { pair[0] };
@@ -279,13 +291,12 @@ pub(crate) fn mean_of_best(lines: impl Iterator<Item = (f64, f64)>) -> f64 {
 /// Computes the values of layer `t` into `out` from those of layer `t + 1` in `next`. Returns
 /// `false` if the budget ran out before every prefix was done.
 fn layer(counts: &BoxCounts, t: usize, next: &[f64], out: &mut [f64], threads: usize, budget: &Budget) -> bool {
-    let pow: [f64; MAX_B as usize + 1] = std::array::from_fn(|h| POW10[h] as f64);
     let jobs = prefixes(counts, t);
     let lens: Vec<usize> = jobs.iter().map(|p| p.len as usize).collect();
     fill_slices(out, &lens, threads, budget, |j, _, mine| {
         let p = &jobs[j];
         walk_prefix(counts, p, |rank, runs| {
-            mine[(rank - p.start) as usize] = state_value(next, &pow, rank, runs);
+            mine[(rank - p.start) as usize] = state_value(next, rank, runs);
         });
     })
 }
@@ -315,26 +326,28 @@ pub fn optimum_with(
     let top = params.n as usize * params.b as usize;
     let largest = counts.largest_layer();
     let states: u64 = (0..=top).map(|t| counts.layer(t)).sum();
+    // Both buffers at full size once (fresh zeroed pages), then used as slices: no clearing per
+    // layer.
     let mut next = alloc(largest)?;
     let mut cur = alloc(largest)?;
+    let mut next_len = 1;
     // The full board: nothing more to score.
-    next.push(0.0);
+    next[0] = 0.0;
     let mut done = 1;
-    see(done, states, &next);
+    see(done, states, &next[..next_len]);
     let mut outcome = Outcome::Complete;
     for t in (0..top).rev() {
         let size = counts.layer(t) as usize;
-        cur.clear();
-        cur.resize(size, 0.0);
-        if !layer(&counts, t, &next, &mut cur, threads, budget) {
+        if !layer(&counts, t, &next[..next_len], &mut cur[..size], threads, budget) {
             let mut b = budget.clone();
             b.expired();
             outcome = Outcome::Stopped(b.reason().unwrap_or(StopReason::Interrupted));
             break;
         }
         std::mem::swap(&mut cur, &mut next);
+        next_len = size;
         done += size as u64;
-        see(done, states, &next);
+        see(done, states, &next[..next_len]);
     }
     let value = if outcome.is_complete() { next[0] } else { f64::NAN };
     Ok(Optimum { params, value, states, largest_layer: largest, seconds: start.elapsed().as_secs_f64(), outcome })
@@ -347,6 +360,7 @@ fn alloc(len: u64) -> Result<Vec<f64>, ExactError> {
         .ok()
         .and_then(|l| v.try_reserve_exact(l).ok())
         .ok_or(ExactError::OutOfMemory { layer: len, bytes })?;
+    v.resize(len as usize, 0.0);
     Ok(v)
 }
 

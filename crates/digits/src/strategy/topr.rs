@@ -145,7 +145,6 @@ impl TopR {
 
     /// Fills the values from the last index down (see the module documentation).
     fn solve(&mut self) {
-        let pow: Vec<f64> = POW10.iter().map(|&x| x as f64).collect();
         let cats = self.cats;
         let n = self.params.n as usize;
         let mut counts = vec![0usize; cats];
@@ -165,7 +164,7 @@ impl TopR {
             let top_p = if self.low > 0 && counts[0] > 0 { self.width } else { 1 };
             for p in (0..top_p).rev() {
                 let len = self.moves(rank, p, &cum, &mut moves);
-                let v = mean_of_best(moves[..len].iter().map(|&(h, i)| (pow[h as usize], self.values[i])));
+                let v = mean_of_best(moves[..len].iter().map(|&(h, i)| (h, self.values[i])));
                 self.values[rank as usize * self.width + p] = v;
             }
             previous(&mut counts);
