@@ -224,8 +224,8 @@ pub struct JudgeReport {
 }
 
 /// Runs one judged run: writes the set and the digits (drawn from `seed`) to `to_player`, reads
-/// the answers from `from_player`, and writes the verdict. Errors only on the judge's own i/o
-/// (a player that goes away is a [`Violation`]).
+/// the answers from `from_player`, and writes the verdict. A player that breaks the rules or goes
+/// away ends the run with a [`Fault`].
 pub fn judge(set: TestSet, seed: u64, from_player: impl BufRead, to_player: impl Write) -> JudgeReport {
     let (mut input, mut output) = (from_player, to_player);
     let mut rng = Rng64::seed(seed);

@@ -4,7 +4,7 @@
 //! |---|---|
 //! | `greedy` | the seed's greedy: nines on the tallest open tower, other digits on the tallest tower with two places left |
 //! | `topR` (`top1`, `top2`, ...) | the optimal policy among those choosing only in the top R rows, lower rows filled one tower at a time ([`topr`]) |
-//! | `best` | `topR` with the largest R whose table fits [`BEST_MAX_STATES`] (R = 6 for the official size) |
+//! | `best` | `topR` with the largest R whose table fits [`BEST_MAX_STATES`] (R = 6 for the official size; the greedy if not even top-1 fits) |
 //! | `optimal` | the optimal policy of the full game (`topB`), for sizes whose state space fits in memory |
 
 pub mod greedy;
@@ -132,7 +132,7 @@ impl StrategyName {
     /// What `best` and `optimal` stand for at a size.
     pub fn resolve(self, params: Params) -> StrategyName {
         match self {
-            StrategyName::Best => StrategyName::Top(best_rows(params)),
+            StrategyName::Best => best_rows(params).map_or(StrategyName::Greedy, StrategyName::Top),
             StrategyName::Optimal => StrategyName::Top(params.b),
             other => other,
         }
@@ -152,13 +152,17 @@ impl StrategyName {
         Ok(match self {
             StrategyName::Greedy => Box::new(greedy::Greedy),
             StrategyName::Top(r) => Box::new(topr::TopR::new(params, r, MAX_STATES)?),
-            StrategyName::Best => Box::new(topr::TopR::new(params, best_rows(params), BEST_MAX_STATES)?),
+            StrategyName::Best => match best_rows(params) {
+                Some(r) => Box::new(topr::TopR::new(params, r, BEST_MAX_STATES)?),
+                None => Box::new(greedy::Greedy),
+            },
             StrategyName::Optimal => Box::new(topr::TopR::new(params, params.b, MAX_STATES)?),
         })
     }
 }
 
-/// The R of `best`: the largest whose table has at most [`BEST_MAX_STATES`] states (at least 1).
-pub fn best_rows(params: Params) -> u32 {
-    (1..=params.b).rev().find(|&r| topr::state_count(params, r).is_some_and(|s| s <= BEST_MAX_STATES)).unwrap_or(1)
+/// The R of `best`: the largest whose table has at most [`BEST_MAX_STATES`] states; `None` if
+/// not even top-1 fits (hundreds of thousands of towers), and `best` is then the greedy.
+pub fn best_rows(params: Params) -> Option<u32> {
+    (1..=params.b).rev().find(|&r| topr::state_count(params, r).is_some_and(|s| s <= BEST_MAX_STATES))
 }

@@ -1,5 +1,5 @@
-//! The official size (N = 20, B = 15): the published fractions of S, and S itself (ignored: about
-//! a minute on two cores in release).
+//! The official size (N = 20, B = 15): the published fractions of S, and S itself (ignored: 75 s of
+//! processor time in release).
 
 use tessera_core::runtime::{Budget, default_threads};
 use tessera_digits::params::{known_optimum, relative_error_to_known, significant_digits};
@@ -39,7 +39,7 @@ fn greedy_scores_what_the_write_up_says() {
 
 /// `cargo test --release -p tessera-digits --test it -- --ignored official_optimum --nocapture`
 #[test]
-#[ignore = "the full state space: about a minute on two cores in release"]
+#[ignore = "the full state space: 75 s of processor time in release"]
 fn official_optimum() {
     let o = tessera_digits::exact::optimum(Params::OFFICIAL, default_threads(), &Budget::unlimited(), &mut |_, _| {})
         .unwrap();

@@ -82,3 +82,16 @@ fn greedy_by_evaluator_and_by_recursion() {
         assert!(close(by_policy, by_recursion), "N={n} B={b}: {by_policy} vs {by_recursion}");
     }
 }
+
+#[test]
+fn best_fits_any_size() {
+    // The official size: top6. Small sizes: the optimal policy. Huge ones: the greedy.
+    assert_eq!(StrategyName::Best.resolve(Params::OFFICIAL), StrategyName::Top(6));
+    let small = Params::new(6, 5).unwrap();
+    assert_eq!(StrategyName::Best.resolve(small), StrategyName::Top(5));
+    let huge = Params::new(1_000_000, 12).unwrap();
+    assert_eq!(StrategyName::Best.resolve(huge), StrategyName::Greedy);
+    let g = StrategyName::Best.build(huge).unwrap();
+    let s = State::new(huge);
+    assert_eq!(g.choose(&s, 9), 0);
+}
