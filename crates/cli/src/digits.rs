@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use tessera_core::eval::{EvalRun, Progress};
 use tessera_core::runtime::Budget;
 use tessera_core::tour::plural;
-use tessera_digits::eval::{GameResult, reference_optimum, run_job, summarise};
+use tessera_digits::eval::{GameResult, common_run, reference_optimum, run_job, summarise};
 use tessera_digits::exact::optimum;
 use tessera_digits::expected::expected_score;
 use tessera_digits::params::{known_optimum, relative_error_to_known, significant_digits};
@@ -315,11 +315,11 @@ fn strategy_value(params: Params, name: StrategyName, threads: usize, budget: &B
 }
 
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
-    let params = args.size.get()?;
     let threads = args.threads.get();
-    let name = args.strategy.strategy;
-    let strategy = name.build(params)?;
-    let records = if args.shard.merge.is_empty() {
+    let (records, name, params, strategy) = if args.shard.merge.is_empty() {
+        let params = args.size.get()?;
+        let name = args.strategy.strategy.resolve(params);
+        let strategy = name.build(params)?;
         let run = EvalRun {
             jobs: args.games,
             seed: args.seed.get(),
@@ -327,21 +327,24 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
             shard: args.shard.shard,
             label: "digits eval".into(),
         };
+        let label = name.to_string();
         let mut sink = args.shard.sink()?;
-        run.run(&Budget::unlimited(), sink.as_deref_mut(), |_, seed| run_job(strategy.as_ref(), params, seed))?
+        let records = run.run(&Budget::unlimited(), sink.as_deref_mut(), |_, seed| {
+            run_job(strategy.as_ref(), &label, params, seed)
+        })?;
+        (records, name, params, strategy)
     } else {
-        args.shard.merged::<GameResult>()?
+        // The strategy and size come from the records themselves.
+        let records = args.shard.merged::<GameResult>()?;
+        let (label, params) = common_run(&records).map_err(anyhow::Error::msg)?;
+        let name: StrategyName = label.parse()?;
+        (records, name, params, name.build(params)?)
     };
     if records.is_empty() {
         bail!("no games were played");
     }
-    let summary = summarise(
-        &name.resolve(params).to_string(),
-        params,
-        &records,
-        reference_optimum(params, threads),
-        strategy.exact_value(),
-    );
+    let summary =
+        summarise(&name.to_string(), params, &records, reference_optimum(params, threads), strategy.exact_value());
     let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
     if args.shard.jsonl.as_deref() == Some("-") {
         eprint!("{text}");

@@ -29,9 +29,16 @@ pub fn play_game(strategy: &dyn Strategy, params: Params, rng: &mut Rng64) -> Re
     Ok(score)
 }
 
-/// One simulated game, as written to the JSON lines of an evaluation.
+/// One simulated game, as written to the JSON lines of an evaluation (with the strategy and the
+/// size, so that shards of different runs are not merged by mistake).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
+    /// The strategy, as resolved (`top6` rather than `best`).
+    pub strategy: String,
+    /// Towers.
+    pub n: u32,
+    /// Blocks per tower.
+    pub b: u32,
     /// The game's score (0 if the strategy broke a rule).
     pub score: u64,
     /// The rule the strategy broke, if any (must never happen).
@@ -39,12 +46,28 @@ pub struct GameResult {
     pub illegal: Option<String>,
 }
 
-/// Plays the game of job `seed`.
-pub fn run_job(strategy: &dyn Strategy, params: Params, seed: u64) -> GameResult {
-    match play_game(strategy, params, &mut Rng64::seed(seed)) {
-        Ok(score) => GameResult { score, illegal: None },
-        Err(e) => GameResult { score: 0, illegal: Some(e.to_string()) },
+/// Plays the game of job `seed` with a strategy named `name`.
+pub fn run_job(strategy: &dyn Strategy, name: &str, params: Params, seed: u64) -> GameResult {
+    let (score, illegal) = match play_game(strategy, params, &mut Rng64::seed(seed)) {
+        Ok(score) => (score, None),
+        Err(e) => (0, Some(e.to_string())),
+    };
+    GameResult { strategy: name.to_string(), n: params.n, b: params.b, score, illegal }
+}
+
+/// The strategy and size shared by records (of merged shards); an error names the first record
+/// that differs.
+pub fn common_run(records: &[Record<GameResult>]) -> Result<(String, Params), String> {
+    let first = records.first().ok_or("no records")?;
+    let g = &first.result;
+    if let Some(r) = records.iter().find(|r| (&r.result.strategy, r.result.n, r.result.b) != (&g.strategy, g.n, g.b)) {
+        return Err(format!(
+            "job {} played {} on N={} B={}, job {} {} on N={} B={}: records of different runs",
+            first.job, g.strategy, g.n, g.b, r.job, r.result.strategy, r.result.n, r.result.b
+        ));
     }
+    let params = Params::new(g.n.into(), g.b.into()).map_err(|e| e.to_string())?;
+    Ok((g.strategy.clone(), params))
 }
 
 /// S for a size: the published value for the official size, computed for sizes of at most

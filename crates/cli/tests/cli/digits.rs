@@ -176,3 +176,56 @@ fn bad_requests_are_refused_clearly() {
         stderr(&out)
     );
 }
+
+#[test]
+fn eval_shards_merge_into_the_whole_run() {
+    let dir = crate::scratch("digits-shards");
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let f = dir.join(format!("s{i}.jsonl"));
+        let shard = format!("{i}/2");
+        let out = tessera(&[
+            "digits",
+            "eval",
+            "-s",
+            "top2",
+            "--games",
+            "40",
+            "--seed",
+            "9",
+            "--shard",
+            &shard,
+            "--jsonl",
+            f.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        files.push(f);
+    }
+    let whole = tessera(&["digits", "eval", "-s", "top2", "--games", "40", "--seed", "9", "--json"]);
+    let merged =
+        tessera(&["digits", "eval", "--json", "--merge", files[0].to_str().unwrap(), files[1].to_str().unwrap()]);
+    let (w, m): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_slice(&whole.stdout).unwrap(), serde_json::from_slice(&merged.stdout).unwrap());
+    assert_eq!(w["scores"], m["scores"]);
+    assert_eq!(m["strategy"], "top2");
+    // Records of another strategy (same jobs and seed) are not merged with these.
+    let other = dir.join("other.jsonl");
+    let out = tessera(&[
+        "digits",
+        "eval",
+        "-s",
+        "greedy",
+        "--games",
+        "40",
+        "--seed",
+        "9",
+        "--shard",
+        "2/2",
+        "--jsonl",
+        other.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let out = tessera(&["digits", "eval", "--merge", files[0].to_str().unwrap(), other.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("greedy on N=20 B=15: records of different runs"), "{}", stderr(&out));
+}

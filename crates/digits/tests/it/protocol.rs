@@ -172,6 +172,16 @@ proptest! {
         prop_assert!(out.lines().all(|l| matches!(l, "1" | "2" | "3")));
     }
 
+    /// Any first line: a game to play, a quiet stop, or an error naming the line.
+    #[test]
+    fn any_header(line in "[0-9 -]{0,16}|.{0,30}") {
+        let (r, out) = against(&format!("{line}\n-1\n"));
+        prop_assert!(out.is_empty());
+        if let Err(e) = r {
+            prop_assert!(e.contains("the judge"), "{}", e);
+        }
+    }
+
     /// Whatever the player answers, the judge reports a result, never a panic.
     #[test]
     fn the_judge_never_panics(answers in proptest::collection::vec("[0-9]{0,2}|-?[0-9]{1,20}|.{0,5}", 1..40)) {

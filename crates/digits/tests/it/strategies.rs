@@ -95,3 +95,14 @@ fn best_fits_any_size() {
     let s = State::new(huge);
     assert_eq!(g.choose(&s, 9), 0);
 }
+
+proptest::proptest! {
+    /// Names parse or are refused with a message; parsed names print back as themselves.
+    #[test]
+    fn strategy_names(name in "[a-zA-Z_-]{0,8}[0-9]{0,3}") {
+        match name.parse::<StrategyName>() {
+            Ok(s) => proptest::prop_assert_eq!(s.to_string().parse::<StrategyName>().unwrap(), s),
+            Err(e) => proptest::prop_assert!(e.to_string().contains("unknown strategy")),
+        }
+    }
+}
