@@ -178,12 +178,7 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
         (n, b, Some(p)) => {
             TestSet::new(t, n.unwrap_or(u64::from(official.params.n)), b.unwrap_or(u64::from(official.params.b)), p)?
         }
-        (_, _, None) => {
-            // The set's P for its 50 games, scaled to T games (rounded up).
-            let p = (u128::from(official.p) * u128::from(t)).div_ceil(u128::from(official.t));
-            let p = u64::try_from(p).context("P scaled to that many games does not fit 64 bits")?;
-            TestSet::new(t, u64::from(official.params.n), u64::from(official.params.b), p)?
-        }
+        (_, _, None) => official.with_games(t)?,
     };
     if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
         bail!("--time-limit must be a positive number of seconds");

@@ -46,6 +46,9 @@ pub enum ParamError {
     /// No games.
     #[error("T = 0: a run needs at least one game")]
     NoGames,
+    /// Too many games.
+    #[error("T = {0}: too many games (P would not fit 64 bits)")]
+    TooManyGames(u64),
 }
 
 /// The size of one game: `n` towers, each holding at most `b` blocks.
@@ -128,11 +131,18 @@ impl TestSet {
     /// A validated test set.
     pub fn new(t: u64, n: u64, b: u64, p: u64) -> Result<TestSet, ParamError> {
         let params = Params::new(n, b)?;
-        let t = u32::try_from(t).map_err(|_| ParamError::NoGames)?;
+        let t = u32::try_from(t).map_err(|_| ParamError::TooManyGames(t))?;
         if t == 0 {
             return Err(ParamError::NoGames);
         }
         Ok(TestSet { t, params, p })
+    }
+
+    /// The same set with `t` games and P scaled to them (rounded up): `ceil(P t / T)`.
+    pub fn with_games(self, t: u64) -> Result<TestSet, ParamError> {
+        let p = (u128::from(self.p) * u128::from(t)).div_ceil(u128::from(self.t));
+        let p = u64::try_from(p).map_err(|_| ParamError::TooManyGames(t))?;
+        TestSet::new(t, self.params.n.into(), self.params.b.into(), p)
     }
 
     /// The judge's first line: `T N B P`.
@@ -196,6 +206,9 @@ mod tests {
             assert_eq!(p, u128::from(set.p), "set with f = {f_percent}%");
         }
         assert_eq!(TestSet::SET2.header(), "50 20 15 937467793908762347");
+        assert_eq!(TestSet::SET2.with_games(2).unwrap().p, 37_498_711_756_350_494);
+        assert_eq!(TestSet::SET2.with_games(50).unwrap(), TestSet::SET2);
+        assert!(TestSet::SET2.with_games(1000).is_err());
     }
 
     #[test]

@@ -9,8 +9,7 @@ use tessera_digits::{StrategyName, TestSet};
 
 /// Set 2 cut to `t` games (P scaled down with them).
 fn short_set_2(t: u32) -> TestSet {
-    let p = (u128::from(TestSet::SET2.p) * u128::from(t)).div_ceil(50) as u64;
-    TestSet::new(t.into(), 20, 15, p).unwrap()
+    TestSet::SET2.with_games(t.into()).unwrap()
 }
 
 #[test]
