@@ -5,6 +5,20 @@ use std::process::{Command, Stdio};
 
 use crate::{stderr, stdout, tessera};
 
+/// `tessera digits play [args]` with `input` on its stdin.
+fn play(args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["digits", "play"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// `tessera digits judge [judge args] -- tessera digits play [player args]`, as JSON.
 fn judged(judge_args: &[&str], player_args: &[&str]) -> (serde_json::Value, std::process::Output) {
     let me = env!("CARGO_BIN_EXE_tessera");
@@ -70,31 +84,16 @@ fn the_judge_catches_misbehaving_programs() {
 
 #[test]
 fn play_speaks_the_protocol_on_stdin_and_stdout() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["digits", "play", "--strategy", "top2"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // One game of two towers of one block, then the verdict.
-    child.stdin.take().unwrap().write_all(b"1 2 1 10\n9\n3\n1\n").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = play(&["--strategy", "top2"], b"1 2 1 10\n9\n3\n1\n");
     assert!(out.status.success());
     let mut towers: Vec<String> = stdout(&out).lines().map(String::from).collect();
     towers.sort();
     assert_eq!(towers, ["1", "2"]);
     assert!(stderr(&out).contains("the run passed after 1 game, total 12"), "{}", stderr(&out));
     // A judge that says -1 at once: quiet success.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["digits", "play", "-q"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"-1\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success() && out.stdout.is_empty());
+    let out = play(&["-q"], b"-1\n");
+    assert!(out.status.success() && out.stdout.is_empty() && out.stderr.is_empty());
 }
 
 #[test]
@@ -160,15 +159,7 @@ fn bad_requests_are_refused_clearly() {
     fails(&["digits", "judge"], "PROGRAM");
     fails(&["digits", "judge", "--set", "3", "--", "true"], "3");
     fails(&["digits", "judge", "--n", "3", "--", "true"], "--p");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["digits", "play"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"50 20 15\n").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = play(&[], b"50 20 15\n");
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("error: the judge sent \"50 20 15\" as its first line (T N B P)"),
