@@ -27,7 +27,7 @@ use std::time::Instant;
 use tessera_core::runtime::{Budget, Outcome, Stop, StopReason};
 
 use crate::count::{BoxCounts, CountError};
-use crate::par::fill_slices;
+use crate::par::{affordable, fill_slices};
 use crate::params::{MAX_B, POW10, Params};
 
 /// Why the optimum cannot be computed.
@@ -37,7 +37,7 @@ pub enum ExactError {
     #[error(transparent)]
     Count(#[from] CountError),
     /// The two largest layers do not fit in memory.
-    #[error("two layers of {layer} states ({bytes} bytes) cannot be allocated")]
+    #[error("two layers of {layer} states need {bytes} bytes, more than this machine has available")]
     OutOfMemory {
         /// States in the largest layer.
         layer: u64,
@@ -358,6 +358,7 @@ fn alloc(len: u64) -> Result<Vec<f64>, ExactError> {
     let mut v = Vec::new();
     usize::try_from(len)
         .ok()
+        .filter(|_| affordable(bytes))
         .and_then(|l| v.try_reserve_exact(l).ok())
         .ok_or(ExactError::OutOfMemory { layer: len, bytes })?;
     v.resize(len as usize, 0.0);

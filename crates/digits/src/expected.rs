@@ -42,8 +42,9 @@ pub enum ExpectedError {
     Stopped,
 }
 
-/// Most reachable states evaluated (keys, choices and values take about 40 bytes each).
-pub const MAX_REACHABLE: u64 = 1 << 28;
+/// Most reachable states evaluated: 2^25 (keys and choices take 24 bytes each, under 1 GiB in
+/// all; the official size's best strategy reaches a million).
+pub const MAX_REACHABLE: u64 = 1 << 25;
 
 /// The result of [`expected_score`].
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -128,7 +129,10 @@ pub fn expected_score(
         if !complete {
             return Err(ExpectedError::Stopped);
         }
+        // The next layer's keys, deduplicated whenever the raw list doubles (so it never holds
+        // much more than the distinct states).
         let mut next: Vec<u128> = Vec::new();
+        let mut settled = 0;
         for (&key, &c) in layer.iter().zip(&mine) {
             // Each distinct height once (digits often share one).
             let mut seen = 0u32;
@@ -137,6 +141,14 @@ pub fn expected_score(
                 if seen & (1 << h) == 0 {
                     seen |= 1 << h;
                     next.push(keys.after(key, h));
+                }
+            }
+            if next.len() > 2 * settled.max(1 << 16) {
+                next.sort_unstable();
+                next.dedup();
+                settled = next.len();
+                if total + settled as u64 > MAX_REACHABLE {
+                    return Err(ExpectedError::TooMany(MAX_REACHABLE));
                 }
             }
         }

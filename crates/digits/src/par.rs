@@ -1,4 +1,4 @@
-//! Filling the slices of an output in parallel.
+//! Filling the slices of an output in parallel, and how much memory a table may take.
 
 use std::sync::Mutex;
 
@@ -46,6 +46,20 @@ pub fn even_pieces(total: usize, piece: usize) -> Vec<usize> {
     (0..total.div_ceil(piece)).map(|k| piece.min(total - k * piece)).collect()
 }
 
+/// The memory the system says is available, in bytes (Linux `MemAvailable`), if it says.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Whether `bytes` more can be taken without crowding out the rest of the machine: at most three
+/// quarters of the available memory (no limit where the system does not say).
+pub fn affordable(bytes: u128) -> bool {
+    available_memory().is_none_or(|avail| bytes <= u128::from(avail) / 4 * 3)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +76,11 @@ mod tests {
         }));
         assert!(out.iter().enumerate().all(|(i, &x)| x == i));
         assert!(even_pieces(0, 8).is_empty());
+    }
+
+    #[test]
+    fn memory_limits() {
+        assert!(affordable(1 << 20));
+        assert!(!affordable(u128::MAX));
     }
 }

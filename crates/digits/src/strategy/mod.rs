@@ -5,7 +5,7 @@
 //! | `greedy` | the seed's greedy: nines on the tallest open tower, other digits on the tallest tower with two places left |
 //! | `topR` (`top1`, `top2`, ...) | the optimal policy among those choosing only in the top R rows, lower rows filled one tower at a time ([`topr`]) |
 //! | `best` | `topR` with the largest R whose table fits [`BEST_MAX_STATES`] (R = 6 for the official size; the greedy if not even top-1 fits) |
-//! | `optimal` | the optimal policy of the full game (`topB`), for sizes whose state space fits in memory |
+//! | `optimal` | the optimal policy of the full game (`topB`), for sizes of at most [`MAX_STATES`] states |
 
 pub mod greedy;
 pub mod topr;
@@ -57,7 +57,7 @@ pub enum StrategyError {
         max: u64,
     },
     /// The table could not be allocated.
-    #[error("cannot allocate a table of {states} states")]
+    #[error("a table of {states} states needs more memory than this machine has available")]
     OutOfMemory {
         /// States asked for.
         states: u64,
@@ -69,8 +69,9 @@ pub enum StrategyError {
 /// of a double of S; larger R only costs time and memory.
 pub const BEST_MAX_STATES: u64 = 1 << 23;
 
-/// The largest table any top-R or `optimal` strategy builds: 2^30 states (8 GiB).
-pub const MAX_STATES: u64 = 1 << 30;
+/// The largest table any top-R or `optimal` strategy builds: 2^27 states (1 GiB; top8 of the
+/// official size has 70 million).
+pub const MAX_STATES: u64 = 1 << 27;
 
 /// A strategy by name.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -126,7 +127,7 @@ impl StrategyName {
             "best",
             "topR with the largest R whose table has at most 2^23 states (R = 6 for N=20 B=15; optimal when it fits)",
         ),
-        ("optimal", "the optimal policy of the full game (topB), for sizes whose states fit in memory"),
+        ("optimal", "the optimal policy of the full game (topB), for sizes of at most 2^27 states"),
     ];
 
     /// What `best` and `optimal` stand for at a size.

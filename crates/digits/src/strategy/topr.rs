@@ -20,6 +20,7 @@
 //! index, so the values are filled from the last index down, each from values already known.
 
 use crate::exact::mean_of_best;
+use crate::par::affordable;
 use crate::params::{MAX_B, POW10, Params};
 use crate::state::State;
 use crate::strategy::{Strategy, StrategyError};
@@ -80,6 +81,9 @@ impl TopR {
             }
         }
         let mut values = Vec::new();
+        if !affordable(u128::from(states) * 8) {
+            return Err(StrategyError::OutOfMemory { states });
+        }
         values.try_reserve_exact(states as usize).map_err(|_| StrategyError::OutOfMemory { states })?;
         values.resize(states as usize, 0.0);
         let mut t = TopR { params, r, low, width: low.max(1) as usize, cats, binom, values };
