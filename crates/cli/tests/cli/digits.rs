@@ -155,6 +155,8 @@ fn bad_requests_are_refused_clearly() {
     fails(&["digits", "value", "--strategy", "top16"], "R must be between 1 and B = 15");
     fails(&["digits", "value", "--strategy", "optimal"], "needs 3247943160 states");
     fails(&["digits", "value", "--n", "1000", "--b", "6"], "counting table");
+    fails(&["digits", "value", "--n", "200", "--strategy", "top3"], "needs 840705012 states; at most 134217728");
+    fails(&["digits", "value", "--n", "40"], "more than this machine has available");
     fails(&["digits", "eval", "--games", "0"], "at least 1");
     fails(&["digits", "judge"], "PROGRAM");
     fails(&["digits", "judge", "--set", "3", "--", "true"], "3");
