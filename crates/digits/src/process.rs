@@ -1,4 +1,4 @@
-//! Judging a player program: the [`judge`](crate::protocol::judge) over a child process's pipes,
+//! Judging a player program: [`judge`] run over a child process's pipes,
 //! with the time limit enforced and the end of the run checked.
 
 use std::io::{BufReader, Read};
