@@ -254,7 +254,7 @@ fn value_cmd(args: &ValueArgs) -> Result<ExitCode> {
                 significant_digits(e)
             );
         }
-        out += &format!("time: {:.1} s on {threads} threads\n", o.seconds);
+        out += &format!("time: {:.1} s on {}\n", o.seconds, plural(threads as u64, "thread", "threads"));
         emit(&out)?;
     }
     if !o.outcome.is_complete() {
@@ -298,11 +298,12 @@ fn strategy_value(params: Params, name: StrategyName, threads: usize, budget: &B
             out += &format!("own tables: {own:.2} (relative difference {:.1e})\n", (own - v.value) / v.value);
         }
         out += &format!(
-            "states: {} reached (largest layer {}); tables {:.1} ms, evaluation {:.2} s on {threads} threads\n",
+            "states: {} reached (largest layer {}); tables {:.1} ms, evaluation {:.2} s on {}\n",
             v.states,
             v.largest_layer,
             build_seconds * 1000.0,
-            v.seconds
+            v.seconds,
+            plural(threads as u64, "thread", "threads")
         );
         emit(&out)?;
     }
