@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod common;
+mod digits;
 mod tiling;
 mod totems;
 mod tour;
@@ -35,6 +36,9 @@ enum Command {
     Totems(totems::TotemsCommand),
     /// A local web page showing results: boards, replays and evaluation plots.
     View(view::ViewArgs),
+    /// Code Jam 2021 "Digit Blocks": the interactive player, a local judge, the exact optimum.
+    #[command(subcommand)]
+    Digits(digits::DigitsCommand),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +56,7 @@ fn main() -> ExitCode {
         Command::Tiling(cmd) => tiling::run(cmd),
         Command::Totems(cmd) => totems::run(cmd),
         Command::View(args) => view::run(&args),
+        Command::Digits(cmd) => digits::run(cmd),
     };
     match result {
         Ok(code) => code,

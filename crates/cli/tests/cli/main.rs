@@ -1,5 +1,6 @@
 //! End-to-end tests of the `tessera` binary: what users type, what they get.
 
+mod digits;
 mod errors;
 mod tiling;
 mod totems;

@@ -1,0 +1,352 @@
+//! `tessera digits ...`.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use tessera_core::eval::{EvalRun, Progress};
+use tessera_core::runtime::Budget;
+use tessera_core::tour::plural;
+use tessera_digits::eval::{GameResult, common_run, reference_optimum, run_job, summarise};
+use tessera_digits::exact::optimum;
+use tessera_digits::expected::expected_score;
+use tessera_digits::params::{known_optimum, relative_error_to_known, significant_digits};
+use tessera_digits::process::judge_program;
+use tessera_digits::protocol::play;
+use tessera_digits::{Params, StrategyName, TestSet};
+
+use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, stopped_early};
+
+/// `tessera digits`.
+#[derive(Debug, Subcommand)]
+pub enum DigitsCommand {
+    /// Play against a judge on stdin/stdout with the interactive protocol (`T N B P`, then a
+    /// digit per line, answered with a tower number).
+    Play(PlayArgs),
+    /// Run a player program against a local judge: `tessera digits judge -- PROGRAM ARGS...`.
+    Judge(JudgeArgs),
+    /// The exact optimal expected score S of a game (or of a strategy with --strategy).
+    Value(ValueArgs),
+    /// Simulate games: mean, spread, fraction of S, and the odds of passing each test set.
+    Eval(EvalArgs),
+    /// List the strategies.
+    Strategies,
+}
+
+/// `--strategy`.
+#[derive(Debug, Clone, Args)]
+pub struct StrategyArg {
+    /// Strategy: greedy, top1, top2, ..., best, optimal (see `tessera digits strategies`).
+    #[arg(long, short = 's', default_value = "best")]
+    strategy: StrategyName,
+}
+
+/// `--n`, `--b`.
+#[derive(Debug, Clone, Args)]
+pub struct SizeArgs {
+    /// Towers (N).
+    #[arg(long, default_value_t = 20)]
+    n: u64,
+    /// Blocks per tower (B).
+    #[arg(long, default_value_t = 15)]
+    b: u64,
+}
+
+impl SizeArgs {
+    fn get(&self) -> Result<Params> {
+        Ok(Params::new(self.n, self.b)?)
+    }
+}
+
+/// `tessera digits play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    strategy: StrategyArg,
+    /// Print nothing on stderr at the end.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// `tessera digits judge`.
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// The official test set to play (1 or 2).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
+    set: u32,
+    /// Games [default: the set's 50]; P is scaled to the number of games unless --p is given.
+    #[arg(long, value_name = "T", value_parser = at_least_one)]
+    games: Option<u64>,
+    /// Towers, instead of the set's (needs --p).
+    #[arg(long, requires = "p")]
+    n: Option<u64>,
+    /// Blocks per tower, instead of the set's (needs --p).
+    #[arg(long, requires = "p")]
+    b: Option<u64>,
+    /// The total the games must reach [default: the set's, scaled to --games].
+    #[arg(long)]
+    p: Option<u64>,
+    /// Kill the player after this many seconds (the official limit is 60).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    time_limit: f64,
+    #[command(flatten)]
+    seed: SeedArg,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// The player program and its arguments (after `--`).
+    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    command: Vec<String>,
+}
+
+/// `tessera digits value`.
+#[derive(Debug, Args)]
+pub struct ValueArgs {
+    #[command(flatten)]
+    size: SizeArgs,
+    /// Evaluate this strategy exactly (over the states it reaches) instead of the optimum.
+    #[arg(long, short = 's')]
+    strategy: Option<StrategyName>,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `tessera digits eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    #[command(flatten)]
+    strategy: StrategyArg,
+    /// Games to simulate.
+    #[arg(long, short = 'g', default_value_t = 10_000, value_parser = at_least_one)]
+    games: u64,
+    #[command(flatten)]
+    size: SizeArgs,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    shard: ShardArgs,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs a `tessera digits` command.
+pub fn run(cmd: DigitsCommand) -> Result<ExitCode> {
+    match cmd {
+        DigitsCommand::Play(args) => play_cmd(&args),
+        DigitsCommand::Judge(args) => judge_cmd(&args),
+        DigitsCommand::Value(args) => value_cmd(&args),
+        DigitsCommand::Eval(args) => eval_cmd(&args),
+        DigitsCommand::Strategies => {
+            let text: String = StrategyName::HELP.iter().map(|(name, what)| format!("{name:<8} {what}\n")).collect();
+            emit(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
+    let report = play(std::io::stdin().lock(), std::io::stdout().lock(), args.strategy.strategy)?;
+    if !args.quiet {
+        let verdict = match report.passed {
+            Some(true) => "the run passed",
+            Some(false) => "the run failed",
+            None => "the judge stopped the run",
+        };
+        eprintln!(
+            "digits: {verdict} after {}, total {} ({}, tables in {:.2} s)",
+            plural(u64::from(report.games), "game", "games"),
+            report.total,
+            report.strategy,
+            report.setup_seconds
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
+    let official = TestSet::official(args.set).context("the official sets are 1 and 2")?;
+    let t = args.games.unwrap_or(u64::from(official.t));
+    let set = match (args.n, args.b, args.p) {
+        (n, b, Some(p)) => {
+            TestSet::new(t, n.unwrap_or(u64::from(official.params.n)), b.unwrap_or(u64::from(official.params.b)), p)?
+        }
+        (_, _, None) => official.with_games(t)?,
+    };
+    if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
+        bail!("--time-limit must be a positive number of seconds");
+    }
+    let seed = args.seed.get();
+    let (program, rest) = args.command.split_first().context("no player program given")?;
+    let report = judge_program(set, seed, program, rest, Some(Duration::from_secs_f64(args.time_limit)))
+        .with_context(|| format!("cannot start {program}"))?;
+    if args.json {
+        emit_json(&report)?;
+    } else {
+        let j = &report.judge;
+        let mut out = format!("set: T={} {} P={}, seed {seed}\n", set.t, set.params, set.p);
+        let verdict = if report.passed { "passed" } else { "FAILED" };
+        let ratio = j.total as f64 / set.p as f64;
+        out += &format!("verdict: {verdict}: total {} = {ratio:.6} P\n", j.total);
+        if let Some(f) = &j.fault {
+            out += &format!("fault: game {}, block {}: the player {}\n", f.game, f.block, f.violation);
+        }
+        if !j.scores.is_empty() {
+            let values: Vec<f64> = j.scores.iter().map(|&s| s as f64).collect();
+            let s = tessera_core::stats::Summary::of(&values);
+            out += &format!("games: {} played, mean {:.0}, min {:.0}, max {:.0}\n", s.n, s.mean, s.min, s.max);
+        }
+        if report.timed_out {
+            out += &format!("time limit: killed after {} s\n", args.time_limit);
+        }
+        if let Some(extra) = &report.after_verdict {
+            out += &format!("after the verdict the player wrote {extra:?}\n");
+        }
+        match report.exit_code {
+            Some(0) => {}
+            Some(c) => out += &format!("exit status: {c}\n"),
+            None => out += "exit status: killed by a signal\n",
+        }
+        let memory = report.peak_kib.map_or(String::new(), |k| format!(", peak memory {:.1} MiB", k as f64 / 1024.0));
+        out += &format!("time: {:.2} s (limit {} s){memory}\n", report.seconds, args.time_limit);
+        emit(&out)?;
+    }
+    Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn value_cmd(args: &ValueArgs) -> Result<ExitCode> {
+    let params = args.size.get()?;
+    let threads = args.threads.get();
+    let budget = Budget::unlimited();
+    if let Some(name) = args.strategy {
+        return strategy_value(params, name, threads, &budget, args.json);
+    }
+    let total = tessera_digits::count::state_count(params.n, params.b).unwrap_or(0);
+    let mut bar = Progress::new("states", u64::try_from(total).unwrap_or(u64::MAX));
+    let mut last = 0;
+    let o = optimum(params, threads, &budget, &mut |done, _| {
+        bar.tick(done - last);
+        last = done;
+    })?;
+    bar.finish();
+    let known = known_optimum(params).map(|_| relative_error_to_known(o.value));
+    if args.json {
+        emit_json(&serde_json::json!({
+            "optimum": o,
+            "relative_error_to_known": known,
+            "significant_digits": known.map(significant_digits),
+            "threads": threads,
+        }))?;
+    } else if o.outcome.is_complete() {
+        let mut out =
+            format!("S = {:.2} ({params}, {} states, largest layer {})\n", o.value, o.states, o.largest_layer);
+        if let Some(e) = known {
+            out += &format!(
+                "known: {}, relative error {e:.1e} ({} significant digits)\n",
+                &tessera_digits::params::KNOWN_S_OFFICIAL[..20],
+                significant_digits(e)
+            );
+        }
+        out += &format!("time: {:.1} s on {}\n", o.seconds, plural(threads as u64, "thread", "threads"));
+        emit(&out)?;
+    }
+    if !o.outcome.is_complete() {
+        return Ok(stopped_early(o.outcome));
+    }
+    // A result that contradicts the published one is an error.
+    Ok(if known.is_some_and(|e| significant_digits(e) < 12) { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn strategy_value(params: Params, name: StrategyName, threads: usize, budget: &Budget, json: bool) -> Result<ExitCode> {
+    let start = std::time::Instant::now();
+    let strategy = name.build(params)?;
+    let build_seconds = start.elapsed().as_secs_f64();
+    let v = expected_score(strategy.as_ref(), params, threads, budget)?;
+    let own = strategy.exact_value();
+    let s = reference_optimum(params, threads);
+    let resolved = name.resolve(params);
+    if json {
+        emit_json(&serde_json::json!({
+            "strategy": name.to_string(),
+            "resolved": resolved.to_string(),
+            "params": params,
+            "value": v.value,
+            "fraction_of_optimum": s.map(|s| v.value / s),
+            "optimum": s,
+            "own_value": own,
+            "reachable_states": v.states,
+            "largest_layer": v.largest_layer,
+            "build_seconds": build_seconds,
+            "seconds": v.seconds,
+        }))?;
+    } else {
+        let label = if resolved == name { name.to_string() } else { format!("{name} = {resolved}") };
+        let mut out = format!("{label} ({params}): expected score {:.2}\n", v.value);
+        if let Some(s) = s {
+            let gap = s - v.value;
+            let gap = if gap.abs() < 1e9 { format!("{gap:.0}") } else { format!("{gap:.4e}") };
+            out += &format!("of S:  {:.9} (S - value = {gap})\n", v.value / s);
+        }
+        if let Some(own) = own {
+            out += &format!("own tables: {own:.2} (relative difference {:.1e})\n", (own - v.value) / v.value);
+        }
+        out += &format!(
+            "states: {} reached (largest layer {}); tables {:.1} ms, evaluation {:.2} s on {}\n",
+            v.states,
+            v.largest_layer,
+            build_seconds * 1000.0,
+            v.seconds,
+            plural(threads as u64, "thread", "threads")
+        );
+        emit(&out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
+    let threads = args.threads.get();
+    let (records, name, params, strategy) = if args.shard.merge.is_empty() {
+        let params = args.size.get()?;
+        let name = args.strategy.strategy.resolve(params);
+        let strategy = name.build(params)?;
+        let run = EvalRun {
+            jobs: args.games,
+            seed: args.seed.get(),
+            threads,
+            shard: args.shard.shard,
+            label: "digits eval".into(),
+        };
+        let label = name.to_string();
+        let mut sink = args.shard.sink()?;
+        let records = run.run(&Budget::unlimited(), sink.as_deref_mut(), |_, seed| {
+            run_job(strategy.as_ref(), &label, params, seed)
+        })?;
+        (records, name, params, strategy)
+    } else {
+        // The strategy and size come from the records themselves.
+        let records = args.shard.merged::<GameResult>()?;
+        let (label, params) = common_run(&records).map_err(anyhow::Error::msg)?;
+        let name: StrategyName = label.parse()?;
+        (records, name, params, name.build(params)?)
+    };
+    if records.is_empty() {
+        bail!("no games were played");
+    }
+    let summary =
+        summarise(&name.to_string(), params, &records, reference_optimum(params, threads), strategy.exact_value());
+    let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
+    if args.shard.jsonl.as_deref() == Some("-") {
+        eprint!("{text}");
+        std::io::stderr().flush()?;
+    } else {
+        emit(&text)?;
+    }
+    Ok(if summary.illegal > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}

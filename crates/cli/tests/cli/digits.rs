@@ -1,0 +1,224 @@
+//! `tessera digits ...`: the real player binary against the real judge, values, evals, errors.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::{stderr, stdout, tessera};
+
+/// `tessera digits play [args]` with `input` on its stdin.
+fn play(args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["digits", "play"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// `tessera digits judge [judge args] -- tessera digits play [player args]`, as JSON.
+fn judged(judge_args: &[&str], player_args: &[&str]) -> (serde_json::Value, std::process::Output) {
+    let me = env!("CARGO_BIN_EXE_tessera");
+    let mut args = vec!["digits", "judge", "--json", "--time-limit", "3600"];
+    args.extend_from_slice(judge_args);
+    args.extend_from_slice(&["--", me, "digits", "play", "--quiet"]);
+    args.extend_from_slice(player_args);
+    let out = tessera(&args);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&out), stderr(&out)));
+    (v, out)
+}
+
+#[test]
+fn the_player_binary_passes_set_2_against_the_judge() {
+    let (v, out) = judged(&["--set", "2", "--seed", "2021"], &[]);
+    assert!(out.status.success(), "{v}");
+    assert_eq!(v["passed"], true);
+    assert_eq!(v["exit_code"], 0);
+    assert_eq!(v["after_verdict"], serde_json::Value::Null);
+    assert_eq!(v["judge"]["fault"], serde_json::Value::Null);
+    assert_eq!(v["judge"]["scores"].as_array().unwrap().len(), 50);
+    let total: u128 = v["judge"]["total"].to_string().parse().unwrap();
+    assert!(total >= 937_467_793_908_762_347, "{total}");
+}
+
+#[test]
+fn a_short_set_with_each_named_strategy() {
+    for s in ["greedy", "top2", "top3"] {
+        let (v, out) = judged(&["--games", "2", "--seed", "1"], &["--strategy", s]);
+        assert_eq!(v["judge"]["fault"], serde_json::Value::Null, "{s}: {v}");
+        assert_eq!(v["exit_code"], 0, "{s}");
+        // P is scaled to the two games.
+        assert_eq!(v["judge"]["set"]["p"], 37_498_711_756_350_494u64, "{s}");
+        assert_eq!(out.status.success(), v["passed"] == true);
+    }
+}
+
+#[test]
+fn the_judge_catches_misbehaving_programs() {
+    // Names a tower that does not exist.
+    let out = tessera(&["digits", "judge", "--games", "1", "--seed", "1", "--", "sh", "-c", "read h; read d; echo 21"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("game 1, block 1: the player named tower 21, which does not exist"),
+        "{}",
+        stdout(&out)
+    );
+    // Plays a whole game of one tower, then writes after the verdict.
+    let script = "read h; for i in 1 2 3; do read d; echo 1; done; read v; echo extra";
+    let out =
+        tessera(&["digits", "judge", "--n", "1", "--b", "3", "--p", "0", "--games", "1", "--", "sh", "-c", script]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).contains("after the verdict the player wrote \"extra\\n\""), "{}", stdout(&out));
+    // Runs past the time limit.
+    let out = tessera(&["digits", "judge", "--time-limit", "0.5", "--", "sleep", "30"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("time limit: killed after 0.5 s"), "{}", stdout(&out));
+    // Cannot be started.
+    let out = tessera(&["digits", "judge", "--", "no-such-program-here"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("error: cannot start no-such-program-here"), "{}", stderr(&out));
+}
+
+#[test]
+fn play_speaks_the_protocol_on_stdin_and_stdout() {
+    // One game of two towers of one block, then the verdict.
+    let out = play(&["--strategy", "top2"], b"1 2 1 10\n9\n3\n1\n");
+    assert!(out.status.success());
+    let mut towers: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    towers.sort();
+    assert_eq!(towers, ["1", "2"]);
+    assert!(stderr(&out).contains("the run passed after 1 game, total 12"), "{}", stderr(&out));
+    // A judge that says -1 at once: quiet success.
+    let out = play(&["-q"], b"-1\n");
+    assert!(out.status.success() && out.stdout.is_empty() && out.stderr.is_empty());
+}
+
+#[test]
+fn value_of_a_small_game_and_of_strategies() {
+    let out = tessera(&["digits", "value", "--n", "8", "--b", "6", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["optimum"]["states"], 3003);
+    let s = v["optimum"]["value"].as_f64().unwrap();
+    // The optimal policy's own value, evaluated over the states it reaches, is S.
+    let out = tessera(&["digits", "value", "--n", "8", "--b", "6", "--strategy", "optimal", "--json"]);
+    let o: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!((o["value"].as_f64().unwrap() - s).abs() < 1e-9 * s);
+    assert_eq!(o["resolved"], "top6");
+    // Top-2 and greedy on the official size, exactly, as fractions of the published S.
+    for (name, low, high) in [("top2", 0.99764, 0.99766), ("greedy", 0.9512, 0.9514)] {
+        let out = tessera(&["digits", "value", "--strategy", name, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let f = v["fraction_of_optimum"].as_f64().unwrap();
+        assert!((low..high).contains(&f), "{name}: {f}");
+    }
+    let out = tessera(&["digits", "value", "--strategy", "top3"]);
+    assert!(stdout(&out).contains("of S:  0.99993"), "{}", stdout(&out));
+}
+
+#[test]
+fn eval_reports_the_fraction_of_s_and_the_odds() {
+    let out = tessera(&["digits", "eval", "--strategy", "top2", "--games", "300", "--seed", "4", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["scores"]["n"], 300);
+    assert_eq!(v["illegal"], 0);
+    let f = &v["fraction_of_optimum"];
+    assert!(f["low"].as_f64().unwrap() < 0.99765 && 0.99765 < f["high"].as_f64().unwrap(), "{f}");
+    assert_eq!(v["sets"].as_array().unwrap().len(), 2);
+    assert_eq!(v["sets"][1]["runs"]["n"], 6);
+    // Set 2 fails with a tiny probability for top-2 (about six standard deviations).
+    assert!(v["sets"][1]["fail_probability"].as_f64().unwrap() < 1e-4);
+    // Text output on a small size: no test sets, S computed on the fly.
+    let out =
+        tessera(&["digits", "eval", "--strategy", "optimal", "--n", "5", "--b", "4", "--games", "100", "--seed", "1"]);
+    assert!(stdout(&out).contains("strategy: top4 (N=5 B=4), 100 games"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("exact:"), "{}", stdout(&out));
+}
+
+#[test]
+fn bad_requests_are_refused_clearly() {
+    let fails = |args: &[&str], needle: &str| {
+        let out = tessera(args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{args:?}");
+    };
+    fails(&["digits", "value", "--n", "0"], "N = 0");
+    fails(&["digits", "value", "--b", "0"], "B = 0");
+    fails(&["digits", "value", "--b", "19"], "B = 19: at most 18");
+    fails(&["digits", "value", "--n", "19", "--b", "18"], "does not fit 64 bits");
+    fails(&["digits", "value", "--strategy", "nonsense"], "unknown strategy");
+    fails(&["digits", "value", "--strategy", "top16"], "R must be between 1 and B = 15");
+    fails(&["digits", "value", "--strategy", "optimal"], "needs 3247943160 states");
+    fails(&["digits", "value", "--n", "1000", "--b", "6"], "counting table");
+    fails(&["digits", "value", "--n", "200", "--strategy", "top3"], "needs 840705012 states; at most 134217728");
+    fails(&["digits", "value", "--n", "40"], "more than this machine has available");
+    fails(&["digits", "eval", "--games", "0"], "at least 1");
+    fails(&["digits", "judge"], "PROGRAM");
+    fails(&["digits", "judge", "--set", "3", "--", "true"], "3");
+    fails(&["digits", "judge", "--n", "3", "--", "true"], "--p");
+    let out = play(&[], b"50 20 15\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("error: the judge sent \"50 20 15\" as its first line (T N B P)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn eval_shards_merge_into_the_whole_run() {
+    let dir = crate::scratch("digits-shards");
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let f = dir.join(format!("s{i}.jsonl"));
+        let shard = format!("{i}/2");
+        let out = tessera(&[
+            "digits",
+            "eval",
+            "-s",
+            "top2",
+            "--games",
+            "40",
+            "--seed",
+            "9",
+            "--shard",
+            &shard,
+            "--jsonl",
+            f.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        files.push(f);
+    }
+    let whole = tessera(&["digits", "eval", "-s", "top2", "--games", "40", "--seed", "9", "--json"]);
+    let merged =
+        tessera(&["digits", "eval", "--json", "--merge", files[0].to_str().unwrap(), files[1].to_str().unwrap()]);
+    let (w, m): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_slice(&whole.stdout).unwrap(), serde_json::from_slice(&merged.stdout).unwrap());
+    assert_eq!(w["scores"], m["scores"]);
+    assert_eq!(m["strategy"], "top2");
+    // Records of another strategy (same jobs and seed) are not merged with these.
+    let other = dir.join("other.jsonl");
+    let out = tessera(&[
+        "digits",
+        "eval",
+        "-s",
+        "greedy",
+        "--games",
+        "40",
+        "--seed",
+        "9",
+        "--shard",
+        "2/2",
+        "--jsonl",
+        other.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let out = tessera(&["digits", "eval", "--merge", files[0].to_str().unwrap(), other.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("greedy on N=20 B=15: records of different runs"), "{}", stderr(&out));
+}
