@@ -339,6 +339,7 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
     if records.is_empty() {
         bail!("no games were played");
     }
+    args.shard.report("digits eval", &records)?;
     let summary =
         summarise(&name.to_string(), params, &records, reference_optimum(params, threads), strategy.exact_value());
     let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };

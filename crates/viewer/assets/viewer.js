@@ -251,7 +251,9 @@
       s.append(svg("rect", { x: (left + k * bw + 0.5).toFixed(1), y: (8 + plotH - h).toFixed(1), width: Math.max(1, bw - 1).toFixed(1), height: h.toFixed(1), fill: "#2c6fbb", class: "bin" }));
     });
     const xAt = (x) => left + ((x - lo) / (hi - lo)) * plotW;
-    const fmt = (x) => (Math.abs(x) >= 1000 || Math.abs(x) < 0.01 ? x.toPrecision(4) : x.toFixed(2));
+    // Enough decimals to tell values across the range apart.
+    const decimals = Math.max(0, Math.min(8, Math.ceil(-Math.log10(hi - lo)) + 2));
+    const fmt = (x) => (Math.abs(x) >= 1e6 ? x.toPrecision(6) : x.toFixed(decimals));
     for (const [x, anchor] of [[lo, "start"], [hi, "end"]]) {
       const t = svg("text", { x: xAt(x), y: height - 6, "text-anchor": anchor, fill: "#66707a" }); t.textContent = fmt(x) + " " + c.unit; s.append(t);
     }
@@ -260,7 +262,9 @@
     for (const [q, name] of [[0.5, "p50"], [0.99, "p99"]]) {
       const x = xAt(quantile(q));
       s.append(svg("line", { x1: x, x2: x, y1: 8, y2: 8 + plotH, stroke: "#1d232a", "stroke-dasharray": "2 2" }));
-      const t = svg("text", { x: x + 3, y: 20 + (q > 0.9 ? 12 : 0), fill: "#1d232a" }); t.textContent = `${name} ${fmt(quantile(q))}`; s.append(t);
+      const right = x > left + 0.75 * plotW;
+      const t = svg("text", { x: right ? x - 3 : x + 3, y: 20 + (q > 0.9 ? 12 : 0), fill: "#1d232a", "text-anchor": right ? "end" : "start" });
+      t.textContent = `${name} ${fmt(quantile(q))}`; s.append(t);
     }
     if (c.reference && !refShown) {
       const t = svg("text", { x: left + plotW, y: 14, "text-anchor": "end", fill: "#b3261e" });

@@ -3,6 +3,7 @@
 //! A file is recognised by its `"game"` field when it has one, else by its shape; a JSON-lines
 //! file (one object per line) is an evaluation run's job records.
 
+pub mod digits;
 pub mod tiling;
 pub mod totems;
 
@@ -30,8 +31,11 @@ pub enum DocError {
 }
 
 /// The games with a view, and what `demo` shows for each.
-pub const GAMES: [(&str, &str); 2] =
-    [("tiling", "every solution of meteor and of the pentominoes on 6x10"), ("totems", "a level-9 and a level-10 bag")];
+pub const GAMES: [(&str, &str); 3] = [
+    ("tiling", "every solution of meteor and of the pentominoes on 6x10"),
+    ("totems", "a level-9 and a level-10 bag"),
+    ("digits", "one official game played by the best strategy"),
+];
 
 /// Reads a file's text as a document named `name`.
 pub fn document(name: &str, text: &str) -> Result<Document, DocError> {
@@ -48,6 +52,7 @@ pub fn demo(game: &str, threads: usize) -> Option<Document> {
     let (kind, views) = match game {
         "tiling" => ("solutions", tiling::demo(threads)),
         "totems" => ("solve", totems::demo(threads)),
+        "digits" => ("game", digits::demo(threads)),
         _ => return None,
     };
     Some(Document { name: format!("{game} demo"), game: game.to_string(), kind: kind.to_string(), views })
@@ -64,6 +69,9 @@ fn from_value(v: &Value) -> Result<Converted, DocError> {
     if game == Some("tiling") || tiling::is_solutions(v) || tiling::is_summary(v) {
         return tiling::from_value(v);
     }
+    if game == Some("digits") || digits::is_summary(v) {
+        return digits::from_value(v);
+    }
     Err(DocError::Unknown(describe(v)))
 }
 
@@ -78,6 +86,9 @@ fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
     }
     if tiling::is_record(first) {
         return tiling::from_records(lines);
+    }
+    if digits::is_record(first) {
+        return digits::from_records(lines);
     }
     Err(DocError::Unknown(format!("job records of an unknown game: {}", describe(first))))
 }
