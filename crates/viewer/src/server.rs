@@ -67,6 +67,12 @@ impl Viewer {
         self.server.unblock();
     }
 
+    /// A guard that stops the server when dropped: a thread scope running [`Viewer::run`] then
+    /// ends however the code beside it ends (a failed test included).
+    pub fn stop_on_drop(&self) -> StopOnDrop<'_> {
+        StopOnDrop(self)
+    }
+
     /// Answers requests one after the other, until [`Viewer::stop`] (or `limit` of them).
     pub fn run(&self, limit: Option<usize>) {
         for (k, request) in self.server.incoming_requests().enumerate() {
@@ -173,6 +179,16 @@ impl Viewer {
     }
 }
 
+/// See [`Viewer::stop_on_drop`].
+#[derive(Debug)]
+pub struct StopOnDrop<'a>(&'a Viewer);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
 struct Reply {
     status: u16,
     content_type: &'static str,
@@ -227,15 +243,9 @@ mod tests {
     fn routes_uploads_and_refusals() {
         let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
         let addr = viewer.addr().unwrap();
-        struct StopOnDrop<'a>(&'a Viewer);
-        impl Drop for StopOnDrop<'_> {
-            fn drop(&mut self) {
-                self.0.stop();
-            }
-        }
         std::thread::scope(|s| {
             s.spawn(|| viewer.run(None));
-            let _stop = StopOnDrop(&viewer);
+            let _stop = viewer.stop_on_drop();
             let (status, page) = get(addr, "/");
             assert_eq!(status, 200);
             assert!(page.contains("/viewer.js"));

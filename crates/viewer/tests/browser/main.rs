@@ -41,16 +41,9 @@ fn wait_for(page: &mut Page, expr: &str, what: &str) {
 fn every_game_renders_in_chromium() {
     let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 2).expect("a port on loopback");
     let url = format!("http://{}/", viewer.addr().expect("an address"));
-    /// Stops the server when the test ends, passed or failed (else the scope waits forever).
-    struct StopOnDrop<'a>(&'a Viewer);
-    impl Drop for StopOnDrop<'_> {
-        fn drop(&mut self) {
-            self.0.stop();
-        }
-    }
     std::thread::scope(|s| {
         s.spawn(|| viewer.run(None));
-        let _stop = StopOnDrop(&viewer);
+        let _stop = viewer.stop_on_drop();
         let browser = Browser::launch().expect("Chromium starts (set CHROMIUM to its binary)");
         let mut page = browser.page().expect("a page");
         page.navigate(&url);
