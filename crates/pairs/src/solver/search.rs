@@ -1,0 +1,102 @@
+//! Iterated greedy over a pool of elite solutions: replay a prefix of a pool member, finish it
+//! with the randomised greedy, keep the result if it beats the pool's worst.
+//!
+//! Prefixes are mostly long (the tail of a solution is where tiles get stranded, and replaying a
+//! long prefix is cheap), sometimes short (to leave a dead end). Ties with the worst member
+//! replace it, so the pool keeps moving on plateaus.
+
+use std::time::Instant;
+
+use serde::Serialize;
+use tessera_core::rng::Rng64;
+use tessera_core::runtime::{Budget, Outcome, Stop};
+
+use super::greedy::{Pick, Scratch, greedy};
+use crate::board::Board;
+use crate::moves::Move;
+use crate::state::State;
+
+/// Settings of the search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// Elite solutions kept.
+    pub pool: usize,
+    /// How the greedy picks partners.
+    pub pick: Pick,
+    /// Prefix lengths: the part redone is `len * u^tail` for a uniform `u`.
+    pub tail: f64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params { pool: 8, pick: Pick::Random, tail: 3.0 }
+    }
+}
+
+/// What the search found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Solution {
+    /// The moves, in order.
+    pub moves: Vec<Move>,
+    /// Tiles left.
+    pub left: usize,
+    /// Greedy runs made.
+    pub iterations: u64,
+    /// Wall time.
+    pub seconds: f64,
+    /// Whether the search ended by clearing the board, or was stopped.
+    pub outcome: Outcome,
+}
+
+struct Elite {
+    left: usize,
+    moves: Vec<Move>,
+}
+
+/// Searches until the board is clear or the budget runs out.
+pub fn solve(board: &Board, params: &Params, budget: &mut Budget, rng: &mut Rng64) -> Solution {
+    let t0 = Instant::now();
+    let start = State::new(board);
+    let mut scratch = Scratch::default();
+    let mut pool: Vec<Elite> = Vec::with_capacity(params.pool);
+    let mut iterations = 0u64;
+    let mut best = usize::MAX;
+    let mut outcome = Outcome::Complete;
+    while best > 0 {
+        if budget.should_stop(1) {
+            outcome = Outcome::Stopped(budget.reason().expect("a stopped budget says why"));
+            break;
+        }
+        iterations += 1;
+        let mut state = start.clone();
+        let mut moves = Vec::new();
+        if pool.len() == params.pool {
+            let parent = &pool[rng.below(pool.len() as u64) as usize];
+            let redo = (parent.moves.len() as f64 * rng.unit().powf(params.tail)) as usize;
+            let keep = parent.moves.len() - redo.min(parent.moves.len());
+            moves.extend_from_slice(&parent.moves[..keep]);
+            for &m in &moves {
+                state.apply(m);
+            }
+        }
+        greedy(&mut state, rng, params.pick, &[], &mut moves, &mut scratch);
+        let left = state.left();
+        best = best.min(left);
+        insert(&mut pool, params.pool, Elite { left, moves });
+    }
+    let winner = pool.into_iter().min_by_key(|e| e.left).expect("at least one greedy run");
+    Solution { moves: winner.moves, left: winner.left, iterations, seconds: t0.elapsed().as_secs_f64(), outcome }
+}
+
+/// Adds `e` to the pool if there is room or it is no worse than the worst member (which it
+/// replaces).
+fn insert(pool: &mut Vec<Elite>, size: usize, e: Elite) {
+    if pool.len() < size {
+        pool.push(e);
+        return;
+    }
+    let worst = (0..pool.len()).max_by_key(|&i| pool[i].left).expect("a full pool");
+    if e.left <= pool[worst].left {
+        pool[worst] = e;
+    }
+}

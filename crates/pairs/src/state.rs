@@ -1,0 +1,238 @@
+//! The solver's board: per-colour row masks, so that the partners of a tile are found with a
+//! few word operations per row.
+//!
+//! For colour `k` and row `r`, `open[k][r]` has bit `c` set when cell `(r, c)` holds colour `k`
+//! or is empty, and `tiles[k][r]` when it holds a tile of colour `k`. A pair of colour `k` is
+//! removable when every row of its rectangle is open over the rectangle's columns. Removing
+//! tiles only opens cells, so a removable pair stays removable until one of its tiles is taken.
+
+use std::fmt;
+
+use crate::board::{Board, Cell};
+use crate::moves::Move;
+
+/// A removed cell.
+pub const EMPTY: u8 = u8::MAX;
+
+/// The bits `lo..=hi` of a row mask (`lo <= hi <= 127`).
+#[inline]
+fn span(lo: u32, hi: u32) -> u128 {
+    let upto = if hi >= 127 { u128::MAX } else { (1u128 << (hi + 1)) - 1 };
+    upto & !((1u128 << lo) - 1)
+}
+
+/// The run of set bits of `m` around bit `c` (which must be set), as `(lo, hi)`.
+#[inline]
+fn run_around(m: u128, c: u32) -> (u32, u32) {
+    let right = (!m >> c).trailing_zeros().min(128 - c); // set bits from c upwards
+    let left = ((!m) << (127 - c)).leading_zeros().min(c + 1); // set bits from c downwards
+    (c + 1 - left, c + right - 1)
+}
+
+/// A board being cleared, with the masks the partner queries need.
+#[derive(Clone)]
+pub struct State {
+    h: usize,
+    w: usize,
+    colors: usize,
+    color: Vec<u8>,
+    open: Vec<u128>,
+    tiles: Vec<u128>,
+    left: usize,
+}
+
+impl State {
+    /// The full board.
+    pub fn new(board: &Board) -> State {
+        let (h, w, colors) = (board.height(), board.width(), board.colors());
+        let mut s = State {
+            h,
+            w,
+            colors,
+            color: board.cells().to_vec(),
+            open: vec![0; colors * h],
+            tiles: vec![0; colors * h],
+            left: h * w,
+        };
+        for r in 0..h {
+            for c in 0..w {
+                let k = usize::from(board.get(r, c));
+                s.open[k * h + r] |= 1 << c;
+                s.tiles[k * h + r] |= 1 << c;
+            }
+        }
+        s
+    }
+
+    /// Rows.
+    pub fn height(&self) -> usize {
+        self.h
+    }
+
+    /// Columns.
+    pub fn width(&self) -> usize {
+        self.w
+    }
+
+    /// Colours.
+    pub fn colors(&self) -> usize {
+        self.colors
+    }
+
+    /// Tiles left.
+    pub fn left(&self) -> usize {
+        self.left
+    }
+
+    /// The colour at a cell index (`r * w + c`), or [`EMPTY`].
+    #[inline]
+    pub fn at(&self, i: usize) -> u8 {
+        self.color[i]
+    }
+
+    /// The cell of index `i`.
+    #[inline]
+    pub fn cell(&self, i: usize) -> Cell {
+        Cell::new(i / self.w, i % self.w)
+    }
+
+    /// The index of a cell.
+    #[inline]
+    pub fn index(&self, cell: Cell) -> usize {
+        usize::from(cell.r) * self.w + usize::from(cell.c)
+    }
+
+    /// Removes the tile at index `i` (which must hold one).
+    #[inline]
+    pub fn remove(&mut self, i: usize) {
+        let k = usize::from(self.color[i]);
+        debug_assert!(k < self.colors, "removing an empty cell");
+        let (r, c) = (i / self.w, i % self.w);
+        let bit = 1u128 << c;
+        self.color[i] = EMPTY;
+        self.tiles[k * self.h + r] &= !bit;
+        // An empty cell is open to every colour.
+        for kk in 0..self.colors {
+            self.open[kk * self.h + r] |= bit;
+        }
+        self.left -= 1;
+    }
+
+    /// Applies a move known to be valid (no checks beyond debug assertions).
+    pub fn apply(&mut self, m: Move) {
+        let (a, b) = (self.index(m.a), self.index(m.b));
+        debug_assert!(self.color[a] == self.color[b] && self.color[a] != EMPTY);
+        self.remove(a);
+        self.remove(b);
+    }
+
+    /// Calls `f(j)` for the index `j` of every tile that can be removed together with the tile at
+    /// `i` now; stops early when `f` returns `false`.
+    ///
+    /// Walks rows away from row `r` in both directions while column `c` stays open, narrowing the
+    /// open run around `c`: the partners in a row are the tiles inside the narrowed run.
+    #[inline]
+    pub fn for_each_partner(&self, i: usize, mut f: impl FnMut(usize) -> bool) {
+        let k = usize::from(self.color[i]);
+        let (r, c) = (i / self.w, (i % self.w) as u32);
+        let open = &self.open[k * self.h..(k + 1) * self.h];
+        let tiles = &self.tiles[k * self.h..(k + 1) * self.h];
+        let (lo, hi) = run_around(open[r], c);
+        if !visit(tiles[r] & span(lo, hi) & !(1u128 << c), r, self.w, &mut f) {
+            return;
+        }
+        for rows in [&mut (r + 1..self.h) as &mut dyn Iterator<Item = usize>, &mut (0..r).rev()] {
+            let (mut lo, mut hi) = (lo, hi);
+            for rr in rows {
+                let m = open[rr];
+                if m >> c & 1 == 0 {
+                    break;
+                }
+                let (l, h) = run_around(m, c);
+                lo = lo.max(l);
+                hi = hi.min(h);
+                if !visit(tiles[rr] & span(lo, hi), rr, self.w, &mut f) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether the tile at `i` has a partner now.
+    pub fn has_partner(&self, i: usize) -> bool {
+        let mut found = false;
+        self.for_each_partner(i, |_| {
+            found = true;
+            false
+        });
+        found
+    }
+
+    /// Indices of the tiles left, row-major.
+    pub fn remaining(&self) -> Vec<usize> {
+        (0..self.color.len()).filter(|&i| self.color[i] != EMPTY).collect()
+    }
+}
+
+/// Calls `f` on the cells of the bits of `bits` in row `r`; `false` if `f` asked to stop.
+#[inline]
+fn visit(mut bits: u128, r: usize, w: usize, f: &mut impl FnMut(usize) -> bool) -> bool {
+    while bits != 0 {
+        let c = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if !f(r * w + c) {
+            return false;
+        }
+    }
+    true
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "State {} x {}, {} tiles left", self.h, self.w, self.left)?;
+        for row in self.color.chunks(self.w) {
+            let line: String = row.iter().map(|&k| if k == EMPTY { '.' } else { char::from(b'0' + k) }).collect();
+            writeln!(f, "  {line}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_and_spans() {
+        assert_eq!(span(0, 127), u128::MAX);
+        assert_eq!(span(2, 4), 0b11100);
+        assert_eq!(run_around(0b0111_0110, 5), (4, 6));
+        assert_eq!(run_around(0b0111_0110, 1), (1, 2));
+        assert_eq!(run_around(u128::MAX, 127), (0, 127));
+        assert_eq!(run_around(1, 0), (0, 0));
+    }
+
+    #[test]
+    fn partners_follow_the_rectangle_rule() {
+        let b = Board::parse("0100\n1011\n0010\n").unwrap();
+        let mut s = State::new(&b);
+        let partners = |s: &State, r: usize, c: usize| {
+            let mut v = Vec::new();
+            s.for_each_partner(r * 4 + c, |j| {
+                v.push((j / 4, j % 4));
+                true
+            });
+            v.sort();
+            v
+        };
+        assert_eq!(partners(&s, 0, 0), []);
+        assert_eq!(partners(&s, 0, 2), [(0, 3)], "(1, 1) is behind the 1 at (0, 1)");
+        assert_eq!(partners(&s, 1, 2), [(1, 3), (2, 2)]);
+        s.remove(4 + 2); // (1, 2), a 1
+        s.remove(2 * 4 + 2); // (2, 2), a 1
+        assert_eq!(partners(&s, 0, 2), [(0, 3)], "(2, 3) is behind the 1 at (1, 3)");
+        assert_eq!(partners(&s, 1, 1), [(2, 1)], "(2, 0) is behind the 1 at (1, 0)");
+        assert_eq!(s.left(), 10);
+        assert!(!s.has_partner(0) && s.has_partner(1 + 4));
+    }
+}
