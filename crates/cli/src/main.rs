@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod common;
 mod digits;
+mod pairs;
 mod tiling;
 mod totems;
 mod tour;
@@ -39,6 +40,9 @@ enum Command {
     /// Code Jam 2021 "Digit Blocks": the interactive player, a local judge, the exact optimum.
     #[command(subcommand)]
     Digits(digits::DigitsCommand),
+    /// TopCoder MM100 "SameColorPairs": the tester's boards, a judge, the solver, evaluation.
+    #[command(subcommand)]
+    Pairs(pairs::PairsCommand),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
         Command::Totems(cmd) => totems::run(cmd),
         Command::View(args) => view::run(&args),
         Command::Digits(cmd) => digits::run(cmd),
+        Command::Pairs(cmd) => pairs::run(cmd),
     };
     match result {
         Ok(code) => code,

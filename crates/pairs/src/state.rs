@@ -126,6 +126,20 @@ impl State {
         self.remove(b);
     }
 
+    /// Whether the tiles at `a` and `b` can be removed together now: distinct, present, of one
+    /// colour, and every row of their rectangle open to that colour over its columns.
+    #[inline]
+    pub fn can_remove(&self, a: usize, b: usize) -> bool {
+        let k = self.color[a];
+        if a == b || k == EMPTY || self.color[b] != k {
+            return false;
+        }
+        let (ra, ca, rb, cb) = (a / self.w, a % self.w, b / self.w, b % self.w);
+        let cols = span(ca.min(cb) as u32, ca.max(cb) as u32);
+        let open = &self.open[usize::from(k) * self.h..];
+        (ra.min(rb)..=ra.max(rb)).all(|r| open[r] & cols == cols)
+    }
+
     /// Calls `f(j)` for the index `j` of every tile that can be removed together with the tile at
     /// `i` now; stops early when `f` returns `false`.
     ///

@@ -19,6 +19,7 @@ pub enum Pick {
 #[derive(Debug, Default)]
 pub struct Scratch {
     order: Vec<usize>,
+    rank: Vec<u32>,
 }
 
 /// Shuffles `v` in place.
@@ -82,4 +83,100 @@ fn choose(state: &State, i: usize, pick: Pick, rng: &mut Rng64) -> Option<usize>
         true
     });
     best
+}
+
+/// A sweep greedy: visit the tiles in the order of a sweep across the board (rows from the top
+/// when the board is taller than wide, else columns from the left), each line's position blurred
+/// by up to `jitter` lines, and pair each tile with the partner that comes earliest in the sweep.
+/// Tiles left behind without a partner are thereby taken first as soon as a tile at the
+/// frontier can reach them across the cleared area. A plain greedy sweep finishes the rest.
+pub fn sweep(state: &mut State, rng: &mut Rng64, jitter: f64, moves: &mut Vec<Move>, s: &mut Scratch) {
+    let (h, w) = (state.height(), state.width());
+    let by_rows = h >= w;
+    let order = &mut s.order;
+    order.clear();
+    order.extend(state.remaining());
+    // Sort keys: the line (blurred), then a random tie-break along the line.
+    let mut keyed: Vec<(f64, usize)> = order
+        .iter()
+        .map(|&i| {
+            let (r, c) = (i / w, i % w);
+            let line = if by_rows { r } else { c };
+            (line as f64 + rng.unit() * jitter, i)
+        })
+        .collect();
+    keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    let rank = &mut s.rank;
+    rank.clear();
+    rank.resize(h * w, u32::MAX);
+    for (k, &(_, i)) in keyed.iter().enumerate() {
+        rank[i] = k as u32;
+    }
+    for &(_, i) in &keyed {
+        if state.at(i) == EMPTY {
+            continue;
+        }
+        let mut best = None;
+        let mut best_rank = u32::MAX;
+        state.for_each_partner(i, |j| {
+            if rank[j] < best_rank {
+                (best, best_rank) = (Some(j), rank[j]);
+            }
+            true
+        });
+        if let Some(j) = best {
+            moves.push(Move::new(state.cell(i), state.cell(j)));
+            state.remove(i);
+            state.remove(j);
+        }
+    }
+    greedy(state, rng, Pick::Random, &[], moves, s);
+}
+
+/// The most constrained tiles first: in each pass, count every tile's partners (up to a cap),
+/// visit the tiles with the fewest first and pair each with its partner that has the fewest
+/// (counts from the start of the pass), ties at random. Passes repeat until one removes nothing.
+pub fn constrained(state: &mut State, rng: &mut Rng64, moves: &mut Vec<Move>, s: &mut Scratch) {
+    const CAP: u32 = 24;
+    let n = state.height() * state.width();
+    loop {
+        let before = state.left();
+        let count = &mut s.rank;
+        count.clear();
+        count.resize(n, 0);
+        let mut keyed: Vec<(u64, usize)> = Vec::with_capacity(state.left());
+        for i in state.remaining() {
+            let mut k = 0;
+            state.for_each_partner(i, |_| {
+                k += 1;
+                k < CAP
+            });
+            count[i] = k;
+            if k > 0 {
+                keyed.push(((u64::from(k) << 32) | (rng.next_u64() >> 32), i));
+            }
+        }
+        keyed.sort_unstable();
+        for &(_, i) in &keyed {
+            if state.at(i) == EMPTY {
+                continue;
+            }
+            let (mut best, mut best_key) = (None, u64::MAX);
+            state.for_each_partner(i, |j| {
+                let key = (u64::from(count[j]) << 32) | (rng.next_u64() >> 32);
+                if key < best_key {
+                    (best, best_key) = (Some(j), key);
+                }
+                true
+            });
+            if let Some(j) = best {
+                moves.push(Move::new(state.cell(i), state.cell(j)));
+                state.remove(i);
+                state.remove(j);
+            }
+        }
+        if state.left() == before {
+            return;
+        }
+    }
 }

@@ -4,6 +4,7 @@
 //! * [`search`]: iterated greedy from prefixes of a pool of elite solutions.
 
 pub mod greedy;
+pub mod ruin;
 pub mod search;
 
 pub use search::{Params, Solution, solve};

@@ -11,7 +11,8 @@ use serde::Serialize;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Stop};
 
-use super::greedy::{Pick, Scratch, greedy};
+use super::greedy::{Pick, Scratch, greedy, sweep};
+use super::ruin::{RuinParams, improve};
 use crate::board::Board;
 use crate::moves::Move;
 use crate::state::State;
@@ -25,11 +26,18 @@ pub struct Params {
     pub pick: Pick,
     /// Prefix lengths: the part redone is `len * u^tail` for a uniform `u`.
     pub tail: f64,
+    /// Greedy runs from the pool before ruin and recreate takes over the best (`u64::MAX`:
+    /// never).
+    pub warmup: u64,
+    /// Settings of ruin and recreate.
+    pub ruin: RuinParams,
+    /// The sweep greedy's blur in lines (see [`sweep`]); negative: the plain greedy instead.
+    pub jitter: f64,
 }
 
 impl Default for Params {
     fn default() -> Self {
-        Params { pool: 8, pick: Pick::Random, tail: 3.0 }
+        Params { pool: 8, pick: Pick::Random, tail: 3.0, warmup: 32, ruin: RuinParams::default(), jitter: 2.0 }
     }
 }
 
@@ -62,8 +70,9 @@ pub fn solve(board: &Board, params: &Params, budget: &mut Budget, rng: &mut Rng6
     let mut iterations = 0u64;
     let mut best = usize::MAX;
     let mut outcome = Outcome::Complete;
-    while best > 0 {
-        if budget.should_stop(1) {
+    // One construction is always made, so that there is an answer however small the budget.
+    while best > 0 && iterations < params.warmup.max(1) {
+        if iterations > 0 && budget.should_stop(1) {
             outcome = Outcome::Stopped(budget.reason().expect("a stopped budget says why"));
             break;
         }
@@ -79,13 +88,25 @@ pub fn solve(board: &Board, params: &Params, budget: &mut Budget, rng: &mut Rng6
                 state.apply(m);
             }
         }
-        greedy(&mut state, rng, params.pick, &[], &mut moves, &mut scratch);
+        if params.jitter >= 0.0 {
+            sweep(&mut state, rng, params.jitter, &mut moves, &mut scratch);
+        } else {
+            greedy(&mut state, rng, params.pick, &[], &mut moves, &mut scratch);
+        }
         let left = state.left();
         best = best.min(left);
         insert(&mut pool, params.pool, Elite { left, moves });
     }
     let winner = pool.into_iter().min_by_key(|e| e.left).expect("at least one greedy run");
-    Solution { moves: winner.moves, left: winner.left, iterations, seconds: t0.elapsed().as_secs_f64(), outcome }
+    let (mut moves, mut left) = (winner.moves, winner.left);
+    if left > 0 && outcome.is_complete() {
+        moves = improve(&start, moves, &params.ruin, budget, rng, &mut iterations);
+        left = board.tiles() - 2 * moves.len();
+        if left > 0 {
+            outcome = Outcome::Stopped(budget.reason().expect("a stopped budget says why"));
+        }
+    }
+    Solution { moves, left, iterations, seconds: t0.elapsed().as_secs_f64(), outcome }
 }
 
 /// Adds `e` to the pool if there is room or it is no worse than the worst member (which it

@@ -1,0 +1,321 @@
+//! `tessera pairs ...`.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use tessera_core::eval::EvalRun;
+use tessera_core::geometry::Lattice;
+use tessera_core::rng::Rng64;
+use tessera_core::runtime::{Budget, portfolio};
+use tessera_core::svg::board_svg;
+use tessera_pairs::eval::{SeedResult, run_job, summarise};
+use tessera_pairs::generator::generate;
+use tessera_pairs::judge::{replay, score};
+use tessera_pairs::moves::{format_moves, parse_moves};
+use tessera_pairs::solver::{Params, Solution, solve};
+use tessera_pairs::{Board, Move};
+
+use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, write_file};
+
+/// The contest's default budget: 9.5 s of its 10 s.
+const DEFAULT_BUDGET_MS: u64 = 9500;
+
+/// `tessera pairs`.
+#[derive(Debug, Subcommand)]
+pub enum PairsCommand {
+    /// Print the official tester's board for a seed (H rows of digits).
+    Gen(GenArgs),
+    /// Judge a moves file (N, then N lines `r1 c1 r2 c2`) on a board, with the tester's rules.
+    Score(ScoreArgs),
+    /// Solve a board: reads the tester's input (H, then H rows) on stdin, writes N and the moves.
+    Solve(SolveArgs),
+    /// Solve the boards of a range of seeds: clears, scores, per-colour breakdown, times.
+    Eval(EvalArgs),
+    /// Draw a board, and what a moves file leaves of it, as text or SVG.
+    Show(ShowArgs),
+}
+
+/// Where the board comes from: `--gen-seed S` or `--board FILE`.
+#[derive(Debug, Clone, Args)]
+pub struct BoardArg {
+    /// The official tester's board for this seed.
+    #[arg(long, value_name = "S", conflicts_with = "board")]
+    gen_seed: Option<i64>,
+    /// A board file: H, then H rows of digits (or just the rows).
+    #[arg(long, value_name = "FILE")]
+    board: Option<PathBuf>,
+}
+
+impl BoardArg {
+    /// The board, or `None` if neither option was given.
+    fn get(&self) -> Result<Option<Board>> {
+        match (self.gen_seed, &self.board) {
+            (Some(s), _) => Ok(Some(generate(s))),
+            (None, Some(path)) => {
+                let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+                Ok(Some(Board::parse(&text).with_context(|| format!("bad board in {}", path.display()))?))
+            }
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// The board, which must be given.
+    fn required(&self) -> Result<Board> {
+        self.get()?.context("give a board: --gen-seed S or --board FILE")
+    }
+}
+
+/// `tessera pairs gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// The tester's seed (1, 2, 3 are the contest's fixed examples).
+    #[arg(long, value_name = "S")]
+    seed: i64,
+    /// Print the tester's input instead (H first).
+    #[arg(long)]
+    input: bool,
+}
+
+/// `tessera pairs score`.
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    #[command(flatten)]
+    board: BoardArg,
+    /// The moves file (`-`: stdin).
+    #[arg(value_name = "MOVES")]
+    moves: PathBuf,
+    /// Print the verdict as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `tessera pairs solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    board: BoardArg,
+    /// Time budget in milliseconds (the search stops sooner once the board is clear).
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS, value_parser = at_least_one)]
+    budget_ms: u64,
+    /// Independent searches in parallel; the first to clear the board wins [default: 1].
+    #[arg(long, short = 'j', value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    #[command(flatten)]
+    seed: SeedArg,
+    /// Print the board, the moves and the verdict as one JSON object instead.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `tessera pairs eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Board seeds `A..B` (inclusive), as the official tester numbers them.
+    #[arg(long, value_name = "A..B", default_value = "1..100", value_parser = parse_range)]
+    seeds: (i64, i64),
+    /// Time budget per seed in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS, value_parser = at_least_one)]
+    budget_ms: u64,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    shard: ShardArgs,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `tessera pairs show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    board: BoardArg,
+    /// A moves file to replay first (`-`: stdin).
+    #[arg(value_name = "MOVES")]
+    moves: Option<PathBuf>,
+    /// Also draw the picture as SVG into OUT.
+    #[arg(long, value_name = "OUT")]
+    svg: Option<PathBuf>,
+}
+
+/// Parses `A..B` with `1 <= A <= B`.
+fn parse_range(s: &str) -> Result<(i64, i64), String> {
+    let bad = || format!("{s:?} is not a seed range A..B with 1 <= A <= B");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let (a, b): (i64, i64) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+    if a < 1 || a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// Runs a `tessera pairs` command.
+pub fn run(cmd: PairsCommand) -> Result<ExitCode> {
+    match cmd {
+        PairsCommand::Gen(args) => {
+            let b = generate(args.seed);
+            emit(&if args.input { b.tester_input() } else { format!("{}\n", b.text()) })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        PairsCommand::Score(args) => score_cmd(&args),
+        PairsCommand::Solve(args) => solve_cmd(&args),
+        PairsCommand::Eval(args) => eval_cmd(&args),
+        PairsCommand::Show(args) => show_cmd(&args),
+    }
+}
+
+/// Reads a file, `-` meaning stdin.
+fn read_input(path: &std::path::Path) -> Result<String> {
+    let mut text = String::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut text).context("cannot read stdin")?;
+    } else {
+        text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    }
+    Ok(text)
+}
+
+fn read_moves(path: &std::path::Path) -> Result<Vec<Move>> {
+    parse_moves(&read_input(path)?).with_context(|| format!("bad moves in {}", path.display()))
+}
+
+fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
+    let board = args.board.required()?;
+    let moves = read_moves(&args.moves)?;
+    let s = score(&board, &moves);
+    if args.json {
+        emit_json(&serde_json::json!({ "game": "pairs", "verdict": s }))?;
+    } else {
+        let mut out = match &s.invalid {
+            Some((i, why)) => {
+                format!("invalid: move {} ({}): {why}\n", i + 1, moves.get(*i).map_or(String::new(), |m| m.to_string()))
+            }
+            None => String::new(),
+        };
+        out += &format!("removed {} of {} tiles, score {}\n", s.removed, s.total, s.score);
+        emit(&out)?;
+    }
+    Ok(if s.invalid.is_some() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
+    let board = match args.board.get()? {
+        Some(b) => b,
+        None => Board::parse(&read_input(std::path::Path::new("-"))?).context("bad board on stdin")?,
+    };
+    let seed = args.seed.get();
+    let budget = Budget::unlimited().with_time(std::time::Duration::from_millis(args.budget_ms));
+    let sol = solve_parallel(&board, args.threads as usize, &budget, seed);
+    let verdict = score(&board, &sol.moves);
+    if verdict.invalid.is_some() {
+        bail!("internal error: the solver's moves fail the judge: {:?}", verdict.invalid);
+    }
+    if args.json {
+        emit_json(&serde_json::json!({
+            "game": "pairs",
+            "board": board.rows(),
+            "gen_seed": args.board.gen_seed,
+            "seed": seed,
+            "moves": sol.moves.iter().map(|m| [m.a.r, m.a.c, m.b.r, m.b.c]).collect::<Vec<_>>(),
+            "left": sol.left,
+            "score": verdict.score,
+            "iterations": sol.iterations,
+            "seconds": sol.seconds,
+        }))?;
+    } else {
+        emit(&format_moves(&sol.moves))?;
+        eprintln!(
+            "pairs: {} of {} tiles left, score {:.6}, {} iterations in {:.2} s",
+            sol.left,
+            board.tiles(),
+            verdict.score,
+            sol.iterations,
+            sol.seconds
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `threads` independent searches; the first to clear the board wins, else the fewest left.
+fn solve_parallel(board: &Board, threads: usize, budget: &Budget, seed: u64) -> Solution {
+    let best = std::sync::Mutex::new(None::<Solution>);
+    let cleared = portfolio(threads, budget, |k, b| {
+        let sol = solve(board, &Params::default(), b, &mut Rng64::seed(seed.wrapping_add(k as u64)));
+        if sol.left == 0 {
+            return Some(sol);
+        }
+        let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|s| sol.left < s.left) {
+            *best = Some(sol);
+        }
+        None
+    });
+    cleared.or_else(|| best.into_inner().unwrap_or_else(|e| e.into_inner())).expect("at least one search ran")
+}
+
+fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
+    let (records, budget_ms) = if args.shard.merge.is_empty() {
+        let (a, b) = args.seeds;
+        let run = EvalRun {
+            jobs: (b - a + 1) as u64,
+            seed: args.seed.get(),
+            threads: args.threads.get(),
+            shard: args.shard.shard,
+            label: "pairs eval".into(),
+        };
+        let mut sink = args.shard.sink()?;
+        let records =
+            run.run(&Budget::unlimited(), sink.as_deref_mut(), |j, seed| run_job(a + j as i64, args.budget_ms, seed))?;
+        (records, Some(args.budget_ms))
+    } else {
+        (args.shard.merged::<SeedResult>()?, None)
+    };
+    if records.is_empty() {
+        bail!("no seeds were solved");
+    }
+    args.shard.report("pairs eval", &records)?;
+    let results: Vec<SeedResult> = records.into_iter().map(|r| r.result).collect();
+    let summary = summarise(&results, budget_ms);
+    let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
+    if args.shard.jsonl.as_deref() == Some("-") {
+        eprint!("{text}");
+        std::io::stderr().flush()?;
+    } else {
+        emit(&text)?;
+    }
+    Ok(if summary.invalid > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
+    let board = args.board.required()?;
+    let moves = match &args.moves {
+        Some(path) => read_moves(path)?,
+        None => Vec::new(),
+    };
+    let r = replay(&board, &moves);
+    let invalid = r.steps.iter().filter(|s| !s.valid).count();
+    let mut left = vec![false; board.tiles()];
+    for &(row, col) in &r.leftover {
+        left[usize::from(row) * board.width() + usize::from(col)] = true;
+    }
+    let label = |i: usize| if left[i] { char::from(b'0' + board.cells()[i]) } else { '.' };
+    let mut out = format!("{} x {}, {} colours\n", board.height(), board.width(), board.colors());
+    for row in 0..board.height() {
+        out.extend((0..board.width()).map(|col| label(row * board.width() + col)));
+        out.push('\n');
+    }
+    out += &format!("{} moves ({invalid} invalid, skipped), {} tiles left\n", moves.len(), r.leftover.len());
+    emit(&out)?;
+    if let Some(path) = &args.svg {
+        let cells: Vec<(i32, i32, char)> =
+            (0..board.tiles()).map(|i| ((i % board.width()) as i32, (i / board.width()) as i32, label(i))).collect();
+        let title = format!("pairs {}x{}, {} tiles left", board.height(), board.width(), r.leftover.len());
+        write_file(path, &board_svg(Lattice::Square, &cells, &title))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

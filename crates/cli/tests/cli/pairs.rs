@@ -1,0 +1,126 @@
+//! `tessera pairs ...`: the tester's protocol on stdin and stdout, the judge, eval, show, errors.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::{scratch, stderr, stdout, tessera};
+
+/// `tessera pairs solve [args]` with `input` on its stdin.
+fn solve(args: &[&str], input: &str) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["pairs", "solve"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn gen_prints_the_testers_board() {
+    let out = tessera(&["pairs", "gen", "--seed", "1"]);
+    assert!(out.status.success());
+    let rows: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(rows.len(), 10);
+    assert_eq!(rows[0], "0000011101", "the first row in the shared board vectors");
+    let out = tessera(&["pairs", "gen", "--seed", "2", "--input"]);
+    assert!(stdout(&out).starts_with("30\n001321221110013323333021330023\n"));
+}
+
+#[test]
+fn solve_speaks_the_protocol_and_the_judge_agrees() {
+    let dir = scratch("pairs-solve");
+    let board = stdout(&tessera(&["pairs", "gen", "--seed", "2", "--input"]));
+    let out = solve(&["--seed", "7", "--budget-ms", "3000"], &board);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let moves = stdout(&out);
+    assert_eq!(moves.lines().next(), Some("450"), "30 x 30 with 4 colours is cleared: 450 moves");
+    assert!(stderr(&out).contains("seed: 7"));
+    let file = dir.join("moves.txt");
+    std::fs::write(&file, &moves).unwrap();
+    let out = tessera(&["pairs", "score", "--gen-seed", "2", file.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "removed 900 of 900 tiles, score 1\n");
+    // The same moves on another board are refused, with the first bad move and why.
+    let out = tessera(&["pairs", "score", "--gen-seed", "5", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("invalid: move "), "{}", stdout(&out));
+    assert!(stdout(&out).contains("score -1"), "{}", stdout(&out));
+}
+
+#[test]
+fn solve_json_is_self_describing() {
+    let out = tessera(&["pairs", "solve", "--gen-seed", "1", "--seed", "1", "--json", "-j", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["game"], "pairs");
+    assert_eq!(v["gen_seed"], 1);
+    assert_eq!(v["board"][0], "0000011101");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 50);
+    assert_eq!((v["left"].as_u64(), v["score"].as_f64()), (Some(0), Some(1.0)));
+}
+
+#[test]
+fn eval_summarises_and_shards_merge() {
+    let dir = scratch("pairs-eval");
+    let one = dir.join("1.jsonl");
+    let two = dir.join("2.jsonl");
+    for (shard, file) in [("1/2", &one), ("2/2", &two)] {
+        let args = ["pairs", "eval", "--seeds", "1..4", "--budget-ms", "200", "-j", "1", "--seed", "3"];
+        let out = tessera(&[&args[..], &["--shard", shard, "--jsonl", file.to_str().unwrap()]].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let out = tessera(&["pairs", "eval", "--json", "--merge", one.to_str().unwrap(), two.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["game"], "pairs");
+    assert_eq!(v["seeds"], 4);
+    assert_eq!(v["invalid"], 0);
+    let by: Vec<u64> = v["by_colors"].as_array().unwrap().iter().map(|b| b["colors"].as_u64().unwrap()).collect();
+    assert_eq!(by, [2, 4, 6], "seeds 1..4 have 2, 4, 6 and 6 colours");
+    // Every record carries its board seed and moves, so that it can be replayed.
+    let line = std::fs::read_to_string(&one).unwrap();
+    let r: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    assert_eq!((r["game"].as_str(), r["board_seed"].as_i64()), (Some("pairs"), Some(1)));
+    assert_eq!(r["moves"].as_array().unwrap().len(), 50);
+}
+
+#[test]
+fn show_draws_what_is_left() {
+    let dir = scratch("pairs-show");
+    let moves = dir.join("m.txt");
+    std::fs::write(&moves, "2\n0 0 0 1\n0 0 0 1\n").unwrap();
+    let svg = dir.join("b.svg");
+    let out = tessera(&["pairs", "show", "--gen-seed", "1", moves.to_str().unwrap(), "--svg", svg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("\n..00011101\n"), "{text}");
+    assert!(text.contains("2 moves (1 invalid, skipped), 98 tiles left"), "{text}");
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<title>pairs 10x10, 98 tiles left</title>"));
+}
+
+#[test]
+fn bad_input_gets_one_clear_line() {
+    let dir = scratch("pairs-bad");
+    let file = dir.join("b.txt");
+    std::fs::write(&file, "2\n01\n1x\n").unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["pairs", "solve", "--board", file.to_str().unwrap()], "line 3: 'x' is not a colour digit"),
+        (vec!["pairs", "score", "--gen-seed", "1", file.to_str().unwrap()], "line 2: \"01\" is not a move"),
+        (vec!["pairs", "score", file.to_str().unwrap()], "give a board"),
+        (vec!["pairs", "eval", "--seeds", "5..2"], "not a seed range"),
+        (vec!["pairs", "solve", "--board", "no/such/board.txt"], "cannot read no/such/board.txt"),
+    ];
+    for (args, needle) in cases {
+        let out = tessera(&args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{args:?}");
+    }
+    let out = solve(&[], "3\n012\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("announces 3 rows but has 1"), "{}", stderr(&out));
+}

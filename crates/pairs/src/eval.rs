@@ -1,0 +1,191 @@
+//! Evaluation over the official seeds: one solver run per board seed, checked by the judge, and
+//! a summary (clears with their interval, per-colour breakdown, worst seeds, time percentiles).
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tessera_core::rng::Rng64;
+use tessera_core::runtime::Budget;
+use tessera_core::stats::{Rate, Summary, percentile};
+
+use crate::generator::generate;
+use crate::judge::score;
+use crate::solver::{Params, solve};
+
+/// One board seed solved: what was left, how long it took, and the moves (so that the run can be
+/// replayed later).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeedResult {
+    /// Always "pairs".
+    pub game: String,
+    /// The official tester's seed of the board.
+    pub board_seed: i64,
+    /// Rows.
+    pub h: usize,
+    /// Columns.
+    pub w: usize,
+    /// Colours.
+    pub colors: usize,
+    /// Tiles left, as the judge counts them (all tiles if the moves were invalid).
+    pub left: usize,
+    /// The judge's score: removed / total, or -1 for an invalid move.
+    pub score: f64,
+    /// Wall time of the search.
+    pub seconds: f64,
+    /// Search iterations.
+    pub iterations: u64,
+    /// The moves as `[r1, c1, r2, c2]`.
+    pub moves: Vec<[u8; 4]>,
+}
+
+/// Solves the board of `board_seed` with `budget_ms` and the solver seed `seed`, and judges it.
+pub fn run_job(board_seed: i64, budget_ms: u64, seed: u64) -> SeedResult {
+    let board = generate(board_seed);
+    let mut budget = Budget::unlimited().with_time(Duration::from_millis(budget_ms));
+    let sol = solve(&board, &Params::default(), &mut budget, &mut Rng64::seed(seed));
+    let judged = score(&board, &sol.moves);
+    SeedResult {
+        game: "pairs".into(),
+        board_seed,
+        h: board.height(),
+        w: board.width(),
+        colors: board.colors(),
+        left: if judged.invalid.is_some() { judged.total } else { judged.total - judged.removed },
+        score: judged.score,
+        seconds: sol.seconds,
+        iterations: sol.iterations,
+        moves: sol.moves.iter().map(|m| [m.a.r, m.a.c, m.b.r, m.b.c]).collect(),
+    }
+}
+
+/// Clears and scores of the seeds with one number of colours.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ByColors {
+    /// Colours.
+    pub colors: usize,
+    /// Seeds.
+    pub seeds: u64,
+    /// Seeds cleared.
+    pub cleared: u64,
+    /// Mean score.
+    pub mean_score: f64,
+}
+
+/// A seed that was not cleared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Leftover {
+    /// Board seed.
+    pub board_seed: i64,
+    /// Rows, columns, colours.
+    pub size: (usize, usize, usize),
+    /// Tiles left.
+    pub left: usize,
+}
+
+/// What an evaluation found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EvalSummary {
+    /// Always "pairs".
+    pub game: &'static str,
+    /// Time budget per seed in ms (if the records agree on one).
+    pub budget_ms: Option<u64>,
+    /// Seeds run.
+    pub seeds: u64,
+    /// Seeds cleared, with the 95% Wilson interval of the rate.
+    pub cleared: Rate,
+    /// Mean score (the contest's absolute score per seed).
+    pub mean_score: f64,
+    /// Seeds with an invalid answer (must be 0).
+    pub invalid: u64,
+    /// Per number of colours.
+    pub by_colors: Vec<ByColors>,
+    /// Every seed not cleared, most tiles left first.
+    pub not_cleared: Vec<Leftover>,
+    /// Search time per seed: median, 90th and 99th percentile, maximum.
+    pub seconds_p50_p90_p99_max: [f64; 4],
+    /// Total search time.
+    pub total_seconds: f64,
+}
+
+/// Summarises per-seed results.
+pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary {
+    let n = results.len() as u64;
+    let cleared = results.iter().filter(|r| r.left == 0 && r.score == 1.0).count() as u64;
+    let scores: Vec<f64> = results.iter().map(|r| r.score).collect();
+    let mut by_colors = Vec::new();
+    for colors in 2..=crate::board::MAX_COLORS {
+        let of: Vec<&SeedResult> = results.iter().filter(|r| r.colors == colors).collect();
+        if !of.is_empty() {
+            by_colors.push(ByColors {
+                colors,
+                seeds: of.len() as u64,
+                cleared: of.iter().filter(|r| r.left == 0).count() as u64,
+                mean_score: of.iter().map(|r| r.score).sum::<f64>() / of.len() as f64,
+            });
+        }
+    }
+    let mut not_cleared: Vec<Leftover> = results
+        .iter()
+        .filter(|r| r.left > 0)
+        .map(|r| Leftover { board_seed: r.board_seed, size: (r.h, r.w, r.colors), left: r.left })
+        .collect();
+    not_cleared.sort_by_key(|l| (std::cmp::Reverse(l.left), l.board_seed));
+    let mut secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
+    secs.sort_by(f64::total_cmp);
+    let pct = |p: f64| if secs.is_empty() { 0.0 } else { percentile(&secs, p) };
+    EvalSummary {
+        game: "pairs",
+        budget_ms,
+        seeds: n,
+        cleared: Rate::new(cleared, n),
+        mean_score: if scores.is_empty() { 0.0 } else { Summary::of(&scores).mean },
+        invalid: results.iter().filter(|r| r.score < 0.0).count() as u64,
+        by_colors,
+        not_cleared,
+        seconds_p50_p90_p99_max: [pct(50.0), pct(90.0), pct(99.0), secs.last().copied().unwrap_or(0.0)],
+        total_seconds: secs.iter().sum(),
+    }
+}
+
+impl fmt::Display for EvalSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let budget = self.budget_ms.map_or("mixed budgets".to_string(), |ms| format!("{ms} ms per seed"));
+        writeln!(f, "pairs eval: {} seeds, {budget}", self.seeds)?;
+        let c = &self.cleared;
+        writeln!(
+            f,
+            "cleared: {} of {} = {:.2}% (95% interval {:.2}%..{:.2}%)",
+            c.successes,
+            c.n,
+            100.0 * c.rate,
+            100.0 * c.low,
+            100.0 * c.high
+        )?;
+        writeln!(f, "mean score: {:.6}", self.mean_score)?;
+        if self.invalid > 0 {
+            writeln!(f, "INVALID answers: {}", self.invalid)?;
+        }
+        for b in &self.by_colors {
+            writeln!(f, "  C={}: {} of {} cleared, mean score {:.6}", b.colors, b.cleared, b.seeds, b.mean_score)?;
+        }
+        let [p50, p90, p99, max] = self.seconds_p50_p90_p99_max;
+        writeln!(
+            f,
+            "time per seed: median {p50:.3} s, p90 {p90:.3} s, p99 {p99:.3} s, max {max:.3} s; total {:.1} s",
+            self.total_seconds
+        )?;
+        if !self.not_cleared.is_empty() {
+            let shown: Vec<String> = self
+                .not_cleared
+                .iter()
+                .take(20)
+                .map(|l| format!("{} ({}x{} C={}: {} left)", l.board_seed, l.size.0, l.size.1, l.size.2, l.left))
+                .collect();
+            let more = self.not_cleared.len().saturating_sub(20);
+            let more = if more > 0 { format!(", and {more} more") } else { String::new() };
+            writeln!(f, "not cleared: {}{more}", shown.join(", "))?;
+        }
+        Ok(())
+    }
+}
