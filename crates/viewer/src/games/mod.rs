@@ -4,6 +4,7 @@
 //! file (one object per line) is an evaluation run's job records.
 
 pub mod digits;
+pub mod pairs;
 pub mod tiling;
 pub mod totems;
 
@@ -31,10 +32,11 @@ pub enum DocError {
 }
 
 /// The games with a view, and what `demo` shows for each.
-pub const GAMES: [(&str, &str); 3] = [
+pub const GAMES: [(&str, &str); 4] = [
     ("tiling", "every solution of meteor and of the pentominoes on 6x10"),
     ("totems", "a level-9 and a level-10 bag"),
     ("digits", "one official game played by the best strategy"),
+    ("pairs", "the contest's example 2 (30 x 30, 4 colours), cleared move by move"),
 ];
 
 /// Reads a file's text as a document named `name`.
@@ -53,6 +55,7 @@ pub fn demo(game: &str, threads: usize) -> Option<Document> {
         "tiling" => ("solutions", tiling::demo(threads)),
         "totems" => ("solve", totems::demo(threads)),
         "digits" => ("game", digits::demo(threads)),
+        "pairs" => ("solve", pairs::demo(threads)),
         _ => return None,
     };
     Some(Document { name: format!("{game} demo"), game: game.to_string(), kind: kind.to_string(), views })
@@ -72,6 +75,9 @@ fn from_value(v: &Value) -> Result<Converted, DocError> {
     if game == Some("digits") || digits::is_summary(v) {
         return digits::from_value(v);
     }
+    if pairs::is_pairs(v) {
+        return pairs::from_value(v);
+    }
     Err(DocError::Unknown(describe(v)))
 }
 
@@ -89,6 +95,9 @@ fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
     }
     if digits::is_record(first) {
         return digits::from_records(lines);
+    }
+    if pairs::is_record(first) {
+        return pairs::from_records(lines);
     }
     Err(DocError::Unknown(format!("job records of an unknown game: {}", describe(first))))
 }
