@@ -1,4 +1,17 @@
-//! hextris: ICFP Contest 2015: hexagonal Tetris with phrases of power.
+//! hextris: the ICFP Programming Contest 2015 game, hexagonal Tetris with phrases of power.
+//!
+//! * [`problem`], [`command`], [`phrase`]: the contest's problems, commands and phrases;
+//! * [`judge`]: the reference rules and scorer, a literal reading of the rules that reproduces
+//!   the organisers' evaluator (it shares no code with the solver's engine).
+
+pub mod command;
+pub mod judge;
+pub mod phrase;
+pub mod problem;
+
+pub use command::Command;
+pub use phrase::Phrases;
+pub use problem::{Cell, Problem};
 
 use tessera_core::tour::Demo;
 
