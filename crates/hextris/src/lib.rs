@@ -2,9 +2,11 @@
 //!
 //! * [`problem`], [`command`], [`phrase`]: the contest's problems, commands and phrases;
 //! * [`judge`]: the reference rules and scorer, a literal reading of the rules that reproduces
-//!   the organisers' evaluator (it shares no code with the solver's engine).
+//!   the organisers' evaluator (it shares no code with the solver's engine);
+//! * [`engine`]: the solver's fast engine (row masks, turn tables, reachability by rows).
 
 pub mod command;
+pub mod engine;
 pub mod judge;
 pub mod phrase;
 pub mod problem;

@@ -1,5 +1,6 @@
 //! Integration tests of hextris: the official data, the engine against the judge, the solver.
 
+mod engine;
 mod vectors;
 
 use std::path::PathBuf;
