@@ -137,7 +137,8 @@ fn row_masks_find_every_lock_and_a_path_the_judge_accepts() {
                 .copied()
                 .filter(|&q| {
                     Command::ALL.iter().any(|&c| {
-                        !(c.is_turn() && unit.period == 1) && !rules.fits(&state.board, unit, unit.step(q, c))
+                        let error = c.is_turn() && unit.period == 1;
+                        !error && !rules.fits(&state.board, unit, unit.step(q, c))
                     })
                 })
                 .collect();
