@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod common;
 mod digits;
+mod hextris;
 mod pairs;
 mod tiling;
 mod totems;
@@ -40,6 +41,9 @@ enum Command {
     /// Code Jam 2021 "Digit Blocks": the interactive player, a local judge, the exact optimum.
     #[command(subcommand)]
     Digits(digits::DigitsCommand),
+    /// ICFP Contest 2015: hexagonal Tetris with phrases of power; scorer, solver, evaluation.
+    #[command(subcommand)]
+    Hextris(hextris::HextrisCommand),
     /// TopCoder MM100 "SameColorPairs": the tester's boards, a judge, the solver, evaluation.
     #[command(subcommand)]
     Pairs(pairs::PairsCommand),
@@ -61,6 +65,7 @@ fn main() -> ExitCode {
         Command::Totems(cmd) => totems::run(cmd),
         Command::View(args) => view::run(&args),
         Command::Digits(cmd) => digits::run(cmd),
+        Command::Hextris(cmd) => hextris::run(cmd),
         Command::Pairs(cmd) => pairs::run(cmd),
     };
     match result {

@@ -4,8 +4,8 @@ use std::fmt;
 
 use crate::problem::Problem;
 
-/// The widest board the solver plays (one machine word pair per row).
-pub const MAX_WIDTH: usize = 128;
+/// The widest board the solver plays: a row and a wall column each side fit one 128-bit mask.
+pub const MAX_WIDTH: usize = 126;
 
 /// Filled cells, row by row.
 #[derive(Clone, PartialEq, Eq, Hash)]

@@ -187,6 +187,40 @@ impl Reach {
         }
     }
 
+    /// A dense number for every position the masks cover (`None` outside them), below
+    /// [`Reach::keys`].
+    #[inline]
+    pub fn key(&self, p: Pos) -> Option<usize> {
+        self.bit(p).map(|b| self.index(p.y as i32, p.r) * 128 + b as usize)
+    }
+
+    /// The number of keys.
+    pub fn keys(&self) -> usize {
+        self.valid.len() * 128
+    }
+
+    /// The position of a key.
+    pub fn pos_of(&self, key: usize) -> Pos {
+        let (i, b) = (key / 128, (key % 128) as i32);
+        let (y, r) = (self.ymin + (i / 6) as i32, (i % 6) as u8);
+        Pos::new(b - self.base(r, y), y, r)
+    }
+
+    /// The reachable positions of pivot row `y`.
+    pub fn reachable_in_row(&self, y: i32) -> impl Iterator<Item = Pos> + '_ {
+        let inside = y >= self.ymin && y < self.ymin + self.rows as i32;
+        (0..if inside { self.period } else { 0 }).flat_map(move |r| {
+            let mut m = self.reach[self.index(y, r)];
+            std::iter::from_fn(move || {
+                (m != 0).then(|| {
+                    let b = m.trailing_zeros() as i32;
+                    m &= m - 1;
+                    Pos::new(b - self.base(r, y), y, r)
+                })
+            })
+        })
+    }
+
     /// Whether the unit fits at `p`.
     pub fn is_valid(&self, p: Pos) -> bool {
         self.bit(p).is_some_and(|b| self.valid[self.index(p.y as i32, p.r)] >> b & 1 == 1)
@@ -286,7 +320,7 @@ impl Reach {
 }
 
 /// The position from which `cmd` leads to `p`.
-fn undo(unit: &Unit, p: Pos, cmd: Command) -> Pos {
+pub fn undo(unit: &Unit, p: Pos, cmd: Command) -> Pos {
     match cmd {
         Command::SW | Command::SE => {
             let y = p.y - 1;

@@ -1,0 +1,461 @@
+//! Spelling phrases of power on the way down: the command text that takes a unit from its spawn
+//! to a chosen lock position while spelling as many phrase points as it can.
+//!
+//! A unit's walk never comes back to a position and every move down is final, so the walk
+//! crosses the rows in order. Within a row, moves east and west and turns score nothing; a phrase
+//! scores `2 len` and moves down at least once. The best text is thus a longest path, found row by
+//! row: each position reached by a phrase or a move down from above is an *entry* to its row; the
+//! entries, best first, flood the positions of the row they can walk to (never through the cells
+//! their own phrase used in that row); every position then tries every phrase (and the two single
+//! moves down) towards the rows below. A phrase may also end the unit: its last command then
+//! locks it where it stands.
+//!
+//! The first occurrence of a phrase in a game is worth 300 more. The search runs on two layers:
+//! on the first no new phrase has been spelled yet, and any phrase new to the game leads to the
+//! second, where new phrases count `2 len` only; so at most one new phrase per unit is counted
+//! (the rest of the game gives the others their turn), and never twice.
+//!
+//! The plan is then carried out move by move; a walk within a row may still run into a cell the
+//! plan forgot, and then the rest is planned again from where the unit stands (a few times at
+//! most, then the unit takes the plain shortest path).
+
+use crate::command::Command;
+use crate::engine::{Board, Pos, Reach, Rules, Unit};
+use crate::phrase::Phrases;
+
+/// A phrase as the planner uses it.
+#[derive(Clone, Debug)]
+struct Phrase {
+    /// Its characters, lower-cased.
+    text: Vec<u8>,
+    /// The commands it spells.
+    commands: Vec<Command>,
+    /// Moves down among them.
+    downs: usize,
+}
+
+/// How a position (on a layer) got its best score.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Back {
+    /// Not reached.
+    None,
+    /// The start.
+    Start,
+    /// One move down from another position.
+    Down { from: u32, cmd: Command },
+    /// A phrase from another position (perhaps on the first layer).
+    Phrase { from: u32, phrase: u16 },
+    /// A walk within the row from the row's entry.
+    Row { entry: u32 },
+}
+
+/// A piece of a unit's text.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Segment {
+    Down(Command),
+    Phrase(u16),
+    /// A phrase whose last command locks the unit.
+    LockingPhrase(u16),
+    Row(Pos),
+    Lock,
+}
+
+const NONE: i64 = i64::MIN;
+/// How many of the last cells of a walk within a row a phrase starting there keeps clear of
+/// (phrases move within their first row a few times at most).
+const WALK_MEMORY: usize = 6;
+/// Plans carried out before the unit falls back to the plain path.
+const ATTEMPTS: usize = 4;
+
+/// Plans units' texts; keeps its buffers between units.
+#[derive(Clone, Debug)]
+pub struct Speller {
+    phrases: Vec<Phrase>,
+    /// Per layer and key: best score, how, and the entry of the row it came from.
+    best: Vec<i64>,
+    back: Vec<Back>,
+    entry: Vec<u32>,
+    /// The previous position on the walk from the row's entry (the entry itself for entries).
+    parent: Vec<u32>,
+    stamp: Vec<u32>,
+    round: u32,
+    seen: Vec<Pos>,
+}
+
+impl Speller {
+    /// A speller for `phrases`.
+    pub fn new(phrases: &Phrases) -> Speller {
+        let phrases = (0..phrases.len())
+            .map(|i| {
+                let commands = phrases.commands(i);
+                let downs = commands.iter().filter(|c| c.is_down()).count();
+                Phrase { text: phrases.text(i).to_vec(), commands, downs }
+            })
+            .collect();
+        Speller {
+            phrases,
+            best: Vec::new(),
+            back: Vec::new(),
+            entry: Vec::new(),
+            parent: Vec::new(),
+            stamp: Vec::new(),
+            round: 0,
+            seen: Vec::new(),
+        }
+    }
+
+    /// The text for `unit` from its spawn to a lock at `target` (reachable on `board`): the
+    /// locking command last. `used[i]` says whether phrase `i` already occurs in the game.
+    pub fn spell(&mut self, rules: &Rules, board: &Board, unit: &Unit, target: Pos, used: &[bool]) -> Vec<u8> {
+        let reach = Reach::new(rules, board, unit);
+        let mut walker = Walker { text: Vec::new(), at: unit.spawn, row: vec![unit.spawn] };
+        for _ in 0..ATTEMPTS {
+            let blocked: Vec<Pos> = walker.row.iter().copied().filter(|&p| p != walker.at).collect();
+            let Some(segments) = self.search(&reach, unit, walker.at, &blocked, target, used) else { break };
+            if walker.follow(&reach, unit, target, &segments, &self.phrases) {
+                return walker.text;
+            }
+        }
+        let mut text: Vec<u8> =
+            reach.path_to(unit, target).unwrap_or_default().iter().map(|c| c.letter() as u8).collect();
+        text.extend(reach.locking(target).next().map(|c| c.letter() as u8));
+        text
+    }
+
+    /// The longest path from `start` to a lock at `target`; `blocked` are cells of the start's
+    /// row already used. Returns the segments in order.
+    fn search(
+        &mut self,
+        reach: &Reach,
+        unit: &Unit,
+        start: Pos,
+        blocked: &[Pos],
+        target: Pos,
+        used: &[bool],
+    ) -> Option<Vec<Segment>> {
+        let n = reach.keys();
+        let layers = if used.iter().all(|&u| u) { 1 } else { 2 };
+        self.best.clear();
+        self.best.resize(layers * n, NONE);
+        self.back.clear();
+        self.back.resize(layers * n, Back::None);
+        self.entry.resize(layers * n, 0);
+        self.parent.resize(layers * n, 0);
+        if self.stamp.len() < layers * n {
+            self.stamp.resize(layers * n, 0);
+        }
+        let s = reach.key(start)?;
+        self.best[s] = 0;
+        self.back[s] = Back::Start;
+        let ty = target.y as i32;
+        let kt = reach.key(target)?;
+        let mut end: (i64, usize, Option<u16>) = (NONE, 0, None);
+        let mut forbid = Vec::new();
+        for y in start.y as i32..=ty {
+            let row: Vec<Pos> = reach.reachable_in_row(y).collect();
+            for layer in 0..layers {
+                let base = layer * n;
+                self.close_row(reach, unit, &row, base, blocked);
+                for &q in &row {
+                    let kq = base + reach.key(q)?;
+                    let here = self.best[kq];
+                    if here == NONE {
+                        continue;
+                    }
+                    if kq == base + kt && here > end.0 {
+                        end = (here, kq, None);
+                    }
+                    if y < ty {
+                        for cmd in [Command::SW, Command::SE] {
+                            let to = unit.step(q, cmd);
+                            if reach.is_reachable(to) {
+                                self.relax(base + reach.key(to)?, here, Back::Down { from: kq as u32, cmd });
+                            }
+                        }
+                    }
+                    self.suffix(reach, unit, self.entry[kq] as usize % n, base, blocked, &mut forbid);
+                    // The last cells of the walk to here: a phrase must not turn back onto them.
+                    let mut k = kq;
+                    for _ in 0..WALK_MEMORY {
+                        let up = self.parent[k] as usize;
+                        if up == k {
+                            break;
+                        }
+                        forbid.push(reach.pos_of(up % n));
+                        k = up;
+                    }
+                    for (i, &was_used) in used.iter().enumerate() {
+                        // A new phrase lifts the first layer to the second, with its bonus.
+                        let new = !was_used && layer == 0;
+                        let (gain, to_base) = if new { (here + 300, n) } else { (here, base) };
+                        let gain = gain + 2 * self.phrases[i].text.len() as i64;
+                        let p = &self.phrases[i];
+                        match walk(reach, unit, q, &p.commands, ty, &forbid, &mut self.seen) {
+                            Walk::Ends(to) if p.downs > 0 => {
+                                let k = to_base + reach.key(to)?;
+                                self.relax(k, gain, Back::Phrase { from: kq as u32, phrase: i as u16 });
+                            }
+                            Walk::Locks(at) if at == target && gain > end.0 => end = (gain, kq, Some(i as u16)),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        if end.0 == NONE {
+            return None;
+        }
+        let mut segments = vec![end.2.map_or(Segment::Lock, Segment::LockingPhrase)];
+        let mut k = end.1;
+        loop {
+            match self.back[k] {
+                Back::Start => break,
+                Back::None => return None,
+                Back::Down { from, cmd } => {
+                    segments.push(Segment::Down(cmd));
+                    k = from as usize;
+                }
+                Back::Phrase { from, phrase } => {
+                    segments.push(Segment::Phrase(phrase));
+                    k = from as usize;
+                }
+                Back::Row { entry } => {
+                    segments.push(Segment::Row(reach.pos_of(k % n)));
+                    k = entry as usize;
+                }
+            }
+        }
+        segments.reverse();
+        Some(segments)
+    }
+
+    fn relax(&mut self, k: usize, value: i64, how: Back) {
+        if value > self.best[k] {
+            self.best[k] = value;
+            self.back[k] = how;
+        }
+    }
+
+    /// The cells of its row that the way into entry `e` (a key of the layer at `base`) used,
+    /// the entry itself excepted: where a walk from it must not go.
+    fn suffix(&self, reach: &Reach, unit: &Unit, e: usize, base: usize, blocked: &[Pos], out: &mut Vec<Pos>) {
+        out.clear();
+        match self.back[base + e] {
+            Back::Start => out.extend_from_slice(blocked),
+            Back::Phrase { from, phrase } => {
+                let mut p = reach.pos_of(from as usize % reach.keys());
+                let end = reach.pos_of(e);
+                for &cmd in &self.phrases[phrase as usize].commands {
+                    p = unit.step(p, cmd);
+                    if cmd.is_down() {
+                        out.clear();
+                    }
+                    if p != end {
+                        out.push(p);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Floods a row (positions `row`, on the layer at `base`) from its entries, best first:
+    /// each position gets the score of the best entry that can walk to it.
+    fn close_row(&mut self, reach: &Reach, unit: &Unit, row: &[Pos], base: usize, blocked: &[Pos]) {
+        let mut entries: Vec<usize> = row
+            .iter()
+            .filter_map(|&p| reach.key(p))
+            .map(|k| base + k)
+            .filter(|&k| self.best[k] != NONE && !matches!(self.back[k], Back::Row { .. }))
+            .collect();
+        entries.sort_by_key(|&k| std::cmp::Reverse(self.best[k]));
+        self.round += 1;
+        let round = self.round;
+        let mut forbid = Vec::new();
+        let mut queue = std::collections::VecDeque::new();
+        for e in entries {
+            if self.stamp[e] == round {
+                continue; // a better entry walks here
+            }
+            self.stamp[e] = round;
+            self.entry[e] = e as u32;
+            self.parent[e] = e as u32;
+            self.suffix(reach, unit, e - base, base, blocked, &mut forbid);
+            queue.clear();
+            queue.push_back(e);
+            while let Some(k) = queue.pop_front() {
+                let at = reach.pos_of(k - base);
+                for cmd in [Command::W, Command::E, Command::CW, Command::CCW] {
+                    let q = unit.step(at, cmd);
+                    let Some(kq) = reach.key(q).filter(|_| reach.is_reachable(q)).map(|k| base + k) else { continue };
+                    if self.stamp[kq] == round || forbid.contains(&q) {
+                        continue;
+                    }
+                    self.stamp[kq] = round;
+                    self.best[kq] = self.best[e];
+                    self.back[kq] = Back::Row { entry: e as u32 };
+                    self.entry[kq] = e as u32;
+                    self.parent[kq] = k as u32;
+                    queue.push_back(kq);
+                }
+            }
+        }
+    }
+}
+
+/// Where a phrase's commands take a unit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Walk {
+    /// Every command moves it; it ends here.
+    Ends(Pos),
+    /// Every command but the last moves it; the last locks it here.
+    Locks(Pos),
+    /// It would lock early, repeat a position, or go below the target's row.
+    Fails,
+}
+
+/// Walks `commands` from `from`; positions of the first row must avoid `forbid`.
+fn walk(
+    reach: &Reach,
+    unit: &Unit,
+    from: Pos,
+    commands: &[Command],
+    last_row: i32,
+    forbid: &[Pos],
+    seen: &mut Vec<Pos>,
+) -> Walk {
+    // Positions of rows left behind can never come back, so only the current row's are kept.
+    seen.clear();
+    seen.push(from);
+    let mut first_row = true;
+    let mut cur = from;
+    for (j, &cmd) in commands.iter().enumerate() {
+        let next = unit.step(cur, cmd);
+        if !reach.is_valid(next) {
+            return if j + 1 == commands.len() { Walk::Locks(cur) } else { Walk::Fails };
+        }
+        if cmd.is_down() {
+            if next.y as i32 > last_row {
+                return Walk::Fails;
+            }
+            first_row = false;
+            seen.clear();
+        } else if seen.contains(&next) || (first_row && forbid.contains(&next)) {
+            return Walk::Fails;
+        }
+        seen.push(next);
+        cur = next;
+    }
+    Walk::Ends(cur)
+}
+
+/// Carries out a plan move by move.
+#[derive(Clone, Debug)]
+struct Walker {
+    text: Vec<u8>,
+    at: Pos,
+    /// Positions of the current row visited so far.
+    row: Vec<Pos>,
+}
+
+impl Walker {
+    /// One move, if it is legal and new.
+    fn go(&mut self, reach: &Reach, unit: &Unit, cmd: Command) -> bool {
+        let next = unit.step(self.at, cmd);
+        if !reach.is_valid(next) || (!cmd.is_down() && self.row.contains(&next)) {
+            return false;
+        }
+        if cmd.is_down() {
+            self.row.clear();
+        }
+        self.row.push(next);
+        self.at = next;
+        true
+    }
+
+    /// Follows `segments`; `true` once the unit is locked at `target`. On failure the walker
+    /// stands after the last segment that went through.
+    fn follow(&mut self, reach: &Reach, unit: &Unit, target: Pos, segments: &[Segment], phrases: &[Phrase]) -> bool {
+        for (s, seg) in segments.iter().enumerate() {
+            let saved = (self.text.len(), self.at, self.row.clone());
+            let ok = match *seg {
+                Segment::Down(cmd) => {
+                    self.text.push(cmd.letter() as u8);
+                    self.go(reach, unit, cmd)
+                }
+                Segment::Phrase(i) => {
+                    let p = &phrases[i as usize];
+                    self.text.extend_from_slice(&p.text);
+                    p.commands.iter().all(|&c| self.go(reach, unit, c))
+                }
+                Segment::LockingPhrase(i) => {
+                    let p = &phrases[i as usize];
+                    let (last, moves) = p.commands.split_last().expect("phrases are not empty");
+                    self.text.extend_from_slice(&p.text);
+                    moves.iter().all(|&c| self.go(reach, unit, c))
+                        && self.at == target
+                        && !reach.is_valid(unit.step(target, *last))
+                }
+                Segment::Row(to) => {
+                    // Keep clear of where the next phrase goes in this row.
+                    let mut avoid = self.row.clone();
+                    if let Some(Segment::Phrase(i) | Segment::LockingPhrase(i)) = segments.get(s + 1) {
+                        let mut p = to;
+                        for &cmd in phrases[*i as usize].commands.iter().take_while(|c| !c.is_down()) {
+                            p = unit.step(p, cmd);
+                            avoid.push(p);
+                        }
+                    }
+                    match row_walk(reach, unit, self.at, to, &avoid) {
+                        Some(cmds) => cmds.iter().all(|&c| {
+                            self.text.push(c.letter() as u8);
+                            self.go(reach, unit, c)
+                        }),
+                        None => false,
+                    }
+                }
+                Segment::Lock => match reach.locking(target).next() {
+                    Some(c) if self.at == target => {
+                        self.text.push(c.letter() as u8);
+                        true
+                    }
+                    _ => false,
+                },
+            };
+            if !ok {
+                self.text.truncate(saved.0);
+                (self.at, self.row) = (saved.1, saved.2);
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// A shortest walk within a row from `from` to `to` through reachable positions, never through
+/// `avoid`.
+fn row_walk(reach: &Reach, unit: &Unit, from: Pos, to: Pos, avoid: &[Pos]) -> Option<Vec<Command>> {
+    let mut parent: std::collections::HashMap<Pos, (Pos, Command)> = std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(p) = queue.pop_front() {
+        if p == to {
+            let mut path = Vec::new();
+            let mut q = to;
+            while q != from {
+                let (prev, cmd) = parent[&q];
+                path.push(cmd);
+                q = prev;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for cmd in [Command::W, Command::E, Command::CW, Command::CCW] {
+            let q = unit.step(p, cmd);
+            if q != from && reach.is_reachable(q) && !avoid.contains(&q) && !parent.contains_key(&q) {
+                parent.insert(q, (p, cmd));
+                queue.push_back(q);
+            }
+        }
+    }
+    None
+}
