@@ -21,8 +21,14 @@ pub enum HextrisCommand {
     Solve(SolveArgs),
     /// Score solutions (the JSON list) as the organisers' evaluator did.
     Score(ScoreArgs),
+    /// Solve problems within a time each and compare with the contest's best final scores.
+    Eval(EvalArgs),
+    /// Draw the board after a solution (as text, and as SVG with --svg).
+    Show(ShowArgs),
     /// Per-problem size, units and seeds.
     Stats(StatsArgs),
+    /// Tune the position evaluation's weights on training games; writes the weights portfolio.
+    Tune(TuneArgs),
 }
 
 /// `-p PHRASE`, repeatable: the phrases of power (default: the official eighteen).
@@ -88,6 +94,80 @@ pub struct ScoreArgs {
     json: bool,
 }
 
+/// `tessera hextris eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// A directory of problem files (`*.json`) [default: the 25 qualifying problems, built in].
+    #[arg(long, value_name = "DIR", conflicts_with = "files")]
+    problems: Option<PathBuf>,
+    /// Problem files or built-in problem numbers instead (repeatable).
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    files: Vec<String>,
+    /// Seconds per problem (wall time, all cores).
+    #[arg(short = 't', long = "time", value_name = "SECONDS", default_value_t = 10.0, value_parser = positive_seconds)]
+    time: f64,
+    /// Cores to use [default: all].
+    #[arg(short = 'c', long = "cores", value_name = "CORES", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    cores: Option<u64>,
+    #[command(flatten)]
+    phrases: PhraseArgs,
+    /// Also write each problem's result, every seed's solution included, as a JSON line to FILE.
+    #[arg(long, value_name = "FILE")]
+    jsonl: Option<PathBuf>,
+    /// Also write all solutions as one JSON list (the contest's format) to FILE.
+    #[arg(long, value_name = "FILE")]
+    solutions: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `tessera hextris tune`.
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// Problem files or built-in problem numbers [default: the 25 qualifying problems].
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    files: Vec<String>,
+    /// Training games per problem (random seeds, never the problem's own).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    seeds: u64,
+    /// Steps of the evolution strategy per problem.
+    #[arg(long, value_name = "N", default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    iterations: u64,
+    /// Sets of weights to keep in the portfolio.
+    #[arg(long, value_name = "K", default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=64))]
+    keep: u64,
+    /// Cores to use [default: all].
+    #[arg(short = 'c', long = "cores", value_name = "CORES", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    cores: Option<u64>,
+    #[command(flatten)]
+    seed: crate::common::SeedArg,
+    /// Write the portfolio (JSON) to FILE instead of stdout; the solver's shipped weights are
+    /// `crates/hextris/data/weights.json`.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// `tessera hextris show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The problem file (or a built-in problem's number).
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    file: String,
+    /// The seed [default: the problem's first].
+    #[arg(long, value_name = "S")]
+    seed: Option<u32>,
+    /// The solution: a file of commands, or a JSON list of solutions (the entry for this problem
+    /// and seed is taken), `-` for stdin [default: none, the starting board].
+    #[arg(value_name = "SOLUTION")]
+    solution: Option<PathBuf>,
+    #[command(flatten)]
+    phrases: PhraseArgs,
+    /// Also draw the board as SVG into OUT.
+    #[arg(long, value_name = "OUT")]
+    svg: Option<PathBuf>,
+}
+
 /// `tessera hextris stats`.
 #[derive(Debug, Args)]
 pub struct StatsArgs {
@@ -138,7 +218,10 @@ pub fn run(cmd: HextrisCommand) -> Result<ExitCode> {
     match cmd {
         HextrisCommand::Solve(args) => solve_cmd(&args),
         HextrisCommand::Score(args) => score_cmd(&args),
+        HextrisCommand::Eval(args) => eval_cmd(&args),
+        HextrisCommand::Show(args) => show_cmd(&args),
         HextrisCommand::Stats(args) => stats_cmd(&args),
+        HextrisCommand::Tune(args) => tune_cmd(&args),
     }
 }
 
@@ -180,14 +263,19 @@ fn solution(p: &Problem, g: Game, tag: &str) -> Solution {
     Solution { problem_id: p.id, seed: g.seed, tag: format!("{tag} {}", g.verdict.score), solution: g.text }
 }
 
+/// Reads a file, `-` meaning stdin.
+fn read_input(path: &Path) -> Result<String> {
+    if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("cannot read stdin")
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+    }
+}
+
 /// Reads a solutions file (`-`: stdin).
 fn read_solutions(path: &Path) -> Result<Vec<Solution>> {
-    let text = if path.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).context("cannot read stdin")?
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
-    };
-    serde_json::from_str(&text).with_context(|| format!("{}: not a JSON list of solutions", path.display()))
+    serde_json::from_str(&read_input(path)?)
+        .with_context(|| format!("{}: not a JSON list of solutions", path.display()))
 }
 
 /// What `score` prints per seed.
@@ -297,4 +385,199 @@ fn stats_cmd(args: &StatsArgs) -> Result<ExitCode> {
         bail!("some problems are wider than the solver's {} columns", tessera_hextris::engine::MAX_WIDTH);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The problems of `--problems DIR`, `-f`, or the built-in ones, by id.
+fn eval_problems(args: &EvalArgs) -> Result<Vec<Problem>> {
+    let mut problems: Vec<Problem> = if let Some(dir) = &args.problems {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .with_context(|| format!("cannot read {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        paths.sort();
+        if paths.is_empty() {
+            bail!("no problem files (*.json) in {}", dir.display());
+        }
+        paths.iter().map(|p| load_problem(&p.to_string_lossy())).collect::<Result<_>>()?
+    } else if !args.files.is_empty() {
+        args.files.iter().map(|f| load_problem(f)).collect::<Result<_>>()?
+    } else {
+        (0..builtin::COUNT).filter_map(builtin::problem).collect()
+    };
+    problems.sort_by_key(|p| p.id);
+    Ok(problems)
+}
+
+fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
+    use std::io::Write;
+    let problems = eval_problems(args)?;
+    let settings = Settings { phrases: args.phrases.get()?, ..Settings::default() };
+    let threads = args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize);
+    let mut sink = match &args.jsonl {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
+        )),
+        None => None,
+    };
+    if !args.json {
+        emit(&format!(
+            "hextris eval: {} problems, {} s each, {threads} cores\n{}\n",
+            problems.len(),
+            args.time,
+            "problem  seeds    score     move    power  phrases  final best   time  width"
+        ))?;
+    }
+    let mut results = Vec::new();
+    for p in &problems {
+        let r = tessera_hextris::eval::run(p, &settings, args.time, threads)
+            .with_context(|| format!("problem {}", p.id))?;
+        if let Some(w) = sink.as_mut() {
+            serde_json::to_writer(&mut *w, &r)?;
+            w.write_all(b"\n")?;
+            w.flush()?;
+        }
+        if !args.json {
+            let best = r
+                .final_best
+                .map_or(String::new(), |b| format!("{b} {}", if r.score > b { "beaten" } else { "not yet" }));
+            emit(&format!(
+                "{:>7}  {:>5}  {:>7}  {:>7}  {:>7}  {:>7}  {:<16} {:>5.1}  {:>5}\n",
+                r.problem,
+                r.seeds.len(),
+                r.score,
+                r.move_score,
+                r.power_score,
+                r.phrases,
+                best,
+                r.seconds,
+                r.width_reached
+            ))?;
+        }
+        results.push(r);
+    }
+    let total: u64 = results.iter().map(|r| r.score).sum();
+    let targets: Vec<_> = results.iter().filter_map(|r| r.final_best.map(|b| (r.problem, r.score, b))).collect();
+    let beaten = targets.iter().filter(|t| t.1 > t.2).count();
+    if let Some(path) = &args.solutions {
+        let list: Vec<Solution> = results
+            .iter()
+            .flat_map(|r| {
+                r.seeds.iter().map(|s| Solution {
+                    problem_id: r.problem,
+                    seed: s.seed,
+                    tag: format!("tessera {}", s.score),
+                    solution: s.solution.clone(),
+                })
+            })
+            .collect();
+        std::fs::write(path, serde_json::to_string(&list)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        let summary: Vec<serde_json::Value> = results
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "problem": r.problem, "seeds": r.seeds.len(), "score": r.score, "move_score": r.move_score,
+                    "power_score": r.power_score, "phrases": r.phrases, "final_best": r.final_best,
+                    "seconds": r.seconds, "width": r.width_reached,
+                })
+            })
+            .collect();
+        emit_json(&serde_json::json!({
+            "game": "hextris", "seconds_per_problem": args.time, "cores": threads, "total": total,
+            "final_best_beaten": beaten, "final_best_problems": targets.len(), "problems": summary,
+        }))?;
+    } else {
+        emit(&format!("total: {total}; the final round's best beaten on {beaten} of {} problems\n", targets.len()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
+    use tessera_hextris::solver::tune::{Options, tune};
+    let problems: Vec<Problem> = if args.files.is_empty() {
+        (0..builtin::COUNT).filter_map(builtin::problem).collect()
+    } else {
+        args.files.iter().map(|f| load_problem(f)).collect::<Result<_>>()?
+    };
+    let opts = Options {
+        seeds: args.seeds as usize,
+        iterations: args.iterations as usize,
+        keep: args.keep as usize,
+        threads: args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize),
+        seed: args.seed.get(),
+    };
+    let start = tessera_hextris::solver::Weights::tuned();
+    let portfolio = tune(&problems, &start, &opts, |line| eprintln!("{line}"))?;
+    let text = format!("{}\n", serde_json::to_string_pretty(&portfolio)?);
+    match &args.out {
+        Some(path) => crate::common::write_file(path, &text)?,
+        None => emit(&text)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
+    use tessera_hextris::judge::{picture, replay};
+    let p = load_problem(&args.file)?;
+    let phrases = args.phrases.get()?;
+    let seed = args.seed.unwrap_or(p.source_seeds[0]);
+    if !p.has_seed(seed) {
+        bail!("seed {seed} is not one of problem {}'s seeds ({:?})", p.id, p.source_seeds);
+    }
+    let text = match &args.solution {
+        None => String::new(),
+        Some(path) => {
+            let raw = read_input(path)?;
+            if raw.trim_start().starts_with('[') {
+                let list: Vec<Solution> = serde_json::from_str(&raw)
+                    .with_context(|| format!("{}: not a JSON list of solutions", path.display()))?;
+                list.into_iter()
+                    .rev()
+                    .find(|s| s.problem_id == p.id && s.seed == seed)
+                    .with_context(|| format!("{} has no solution for problem {} seed {seed}", path.display(), p.id))?
+                    .solution
+            } else {
+                raw.trim_end_matches(['\n', '\r']).to_string()
+            }
+        }
+    };
+    let v = score(&p, seed, &text, &phrases);
+    let game = replay(&p, seed, &text);
+    let state = serde_json::to_value(v.end_state)?.as_str().unwrap_or("").to_string();
+    let error = v.error.map_or(String::new(), |_| format!(", error: {}", v.evaluator_error));
+    let head = format!(
+        "problem {} seed {seed}: score {} = move {} + power {} ({} locked, {} lines, {} phrases); {state}{error}\n",
+        p.id,
+        v.score,
+        v.move_score,
+        v.power_score,
+        v.locked,
+        v.lines_cleared,
+        v.phrases.len()
+    );
+    emit(&(head + &picture(&game)))?;
+    if let Some(out) = &args.svg {
+        let unit: Vec<tessera_hextris::Cell> = game.piece().map(|u| u.cells.clone()).unwrap_or_default();
+        let mut cells = Vec::new();
+        for y in 0..p.height as i32 {
+            for x in 0..p.width as i32 {
+                let c = tessera_hextris::Cell::new(x, y);
+                let label = if unit.contains(&c) {
+                    '@'
+                } else if game.is_filled(c) {
+                    '#'
+                } else {
+                    '.'
+                };
+                cells.push((x, y, label));
+            }
+        }
+        let title = format!("hextris problem {} seed {seed}: score {}", p.id, v.score);
+        let svg = tessera_core::svg::board_svg(tessera_core::geometry::Lattice::Hex, &cells, &title);
+        crate::common::write_file(out, &svg)?;
+    }
+    Ok(if v.error.is_some() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }

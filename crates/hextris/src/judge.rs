@@ -362,6 +362,47 @@ pub fn score_steps(
     }
 }
 
+/// The game after `solution`'s commands, up to the first error or the end (ignored characters
+/// skipped, characters that spell nothing stop it).
+pub fn replay<'p>(problem: &'p Problem, seed: u32, solution: &str) -> Game<'p> {
+    let mut game = Game::new(problem, seed);
+    for ch in solution.chars().filter(|&c| !is_ignored(c)) {
+        match Command::from_char(ch) {
+            Some(cmd) if game.ended.is_none() && game.apply(cmd).is_ok() => {}
+            _ => break,
+        }
+    }
+    game
+}
+
+/// Draws a game's board as text: odd rows shifted right, `#` filled, `@` the unit in play,
+/// `.` free.
+pub fn picture(game: &Game<'_>) -> String {
+    let p = game.problem();
+    let unit: HashSet<Cell> = game.piece().map(|u| u.cells.iter().copied().collect()).unwrap_or_default();
+    let mut out = String::new();
+    for y in 0..p.height as i32 {
+        if y % 2 == 1 {
+            out.push(' ');
+        }
+        let row: Vec<&str> = (0..p.width as i32)
+            .map(|x| {
+                let c = Cell::new(x, y);
+                if unit.contains(&c) {
+                    "@"
+                } else if game.is_filled(c) {
+                    "#"
+                } else {
+                    "."
+                }
+            })
+            .collect();
+        out += &row.join(" ");
+        out.push('\n');
+    }
+    out
+}
+
 fn failed(kind: ErrorKind, end_state: EndState, commands: usize, locked: usize) -> Verdict {
     Verdict {
         move_score: 0,
@@ -410,6 +451,15 @@ mod tests {
         // The second unit locks at (0,0) on its second W; the source is then exhausted.
         let v = score(&p, 0, "bllpppl", &Phrases::official());
         assert_eq!(v.error, Some(ErrorKind::AfterEnd), "{v:?}");
+    }
+
+    #[test]
+    fn replays_stop_at_the_first_error_and_draw_the_board() {
+        let p = problem(DOT);
+        let g = replay(&p, 0, "bll\np");
+        assert_eq!(g.locked(), 1);
+        assert_eq!(picture(&g), "@ . .\n . . .\n");
+        assert_eq!(replay(&p, 0, "bpl").piece().unwrap().cells, [Cell::new(2, 0)]);
     }
 
     #[test]

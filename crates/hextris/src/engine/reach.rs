@@ -247,6 +247,18 @@ impl Reach {
 
     /// Every reachable position where the unit can lock, row by row from the top.
     pub fn locks(&self) -> Vec<Pos> {
+        self.collect(&[Command::W, Command::E, Command::SW, Command::SE, Command::CW, Command::CCW])
+    }
+
+    /// Every reachable position where a move down is blocked: where the unit rests on something
+    /// (or on the floor) rather than hanging in the air. Locks anywhere else leave the cells
+    /// below it empty.
+    pub fn resting(&self) -> Vec<Pos> {
+        self.collect(&[Command::SW, Command::SE])
+    }
+
+    /// The reachable positions where one of `cmds` would lock the unit.
+    fn collect(&self, cmds: &[Command]) -> Vec<Pos> {
         let mut out = Vec::new();
         let last = self.ymin + self.rows as i32 - 1;
         for y in self.ymin..=last {
@@ -257,21 +269,19 @@ impl Reach {
                     continue;
                 }
                 let v = self.valid[i];
-                // Positions whose east or west neighbour is not valid.
-                let mut stuck = !(v >> 1) | !(v << 1);
-                if y < last {
-                    for cmd in [Command::SW, Command::SE] {
-                        let (_, ty, tr) = self.delta(y, r, cmd);
-                        stuck |= !self.back(y, r, cmd, self.valid[self.index(ty, tr)]);
-                    }
-                } else {
-                    stuck = !0;
-                }
-                if self.period > 1 {
-                    for cmd in [Command::CW, Command::CCW] {
-                        let (_, ty, tr) = self.delta(y, r, cmd);
-                        stuck |= !self.back(y, r, cmd, self.valid[self.index(ty, tr)]);
-                    }
+                let mut stuck = 0;
+                for &cmd in cmds {
+                    stuck |= match cmd {
+                        // Positions whose east or west neighbour is not valid.
+                        Command::E => !(v >> 1),
+                        Command::W => !(v << 1),
+                        _ if cmd.is_down() && y == last => !0,
+                        _ if cmd.is_turn() && self.period == 1 => 0, // an error, not a lock
+                        _ => {
+                            let (_, ty, tr) = self.delta(y, r, cmd);
+                            !self.back(y, r, cmd, self.valid[self.index(ty, tr)])
+                        }
+                    };
                 }
                 let mut m = reach & stuck;
                 while m != 0 {

@@ -5,12 +5,13 @@
 //! phrase points expected from the rows moved down, and the board's features), and keeps the
 //! best `width` distinct boards.
 
-use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 
 use tessera_core::runtime::{Budget, Stop};
 
-use super::features::{Features, Weights};
-use crate::engine::{Pos, Reach, Rules, State, lock_points};
+use super::features::{Features, RowCache, Weights};
+use crate::engine::{Pos, Reach, Rules, State, Unit, lock_points};
 
 /// The lock positions chosen for a game, and what they earn.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,8 +21,8 @@ pub struct Plan {
     pub locks: Vec<Pos>,
     /// The move score of the game.
     pub move_score: u64,
-    /// Rows moved down by the units in all (what phrases of power are spelled along).
-    pub rows_down: u64,
+    /// The phrase points expected from the rows the units move down.
+    pub power: f64,
     /// Whether the search was stopped before the end of the game (then the plan is a prefix).
     pub stopped: bool,
 }
@@ -30,7 +31,8 @@ pub struct Plan {
 #[derive(Clone, Debug)]
 struct Node {
     state: State,
-    rows_down: u64,
+    /// Expected phrase points so far.
+    power: f64,
     /// Index of the parent in the previous layer, and the lock that led here.
     parent: u32,
     pos: Pos,
@@ -45,16 +47,18 @@ struct Candidate {
     hash: u64,
 }
 
-/// Plans a game: `source` lists the units (indices into `rules.units`) from `start` on.
+/// Plans a game: `source` lists the units (indices into `rules.units`) from `start` on;
+/// `rates[u]` is the phrase points unit `u` is expected to spell per row it moves down.
 pub fn plan(
     rules: &Rules,
+    rates: &[f64],
     start: &State,
     source: &[usize],
     weights: &Weights,
     width: usize,
     budget: &mut Budget,
 ) -> Plan {
-    let mut layer = vec![Node { state: start.clone(), rows_down: 0, parent: 0, pos: Pos::default() }];
+    let mut layer = vec![Node { state: start.clone(), power: 0.0, parent: 0, pos: Pos::default() }];
     let mut history: Vec<Vec<(u32, Pos)>> = Vec::new();
     let mut best_end: Option<(f64, usize, u32)> = None; // (points, depth, index)
     let mut board = start.board.clone();
@@ -67,24 +71,42 @@ pub fn plan(
         history.push(layer.iter().map(|n| (n.parent, n.pos)).collect());
         let unit = &rules.units[unit_index];
         let mut cands = Vec::new();
+        let mut cache = RowCache::default();
+        let mut deepest: HashMap<u64, Pos, Fast> = HashMap::default();
         for (i, node) in layer.iter().enumerate() {
             let reach = Reach::new(rules, &node.state.board, unit);
-            let locks = reach.locks();
-            if locks.is_empty() {
+            // One placement per set of cells: the deepest pivot (the most rows to spell on).
+            deepest.clear();
+            for p in reach.resting() {
+                let d = deepest.entry(cells_key(unit, p)).or_insert(p);
+                if p.y > d.y {
+                    *d = p;
+                }
+            }
+            if deepest.is_empty() {
                 // No room for this unit: the game ended with the previous lock.
-                let points = points(&node.state, node.rows_down, weights);
+                let points = points(&node.state, node.power);
                 if best_end.is_none_or(|b| points > b.0) {
                     best_end = Some((points, history.len() - 1, i as u32));
                 }
                 continue;
             }
-            for p in locks {
+            cache.reset(&node.state.board);
+            let before = node.state.move_score as f64 + weights.power * node.power;
+            let rate = rates[unit_index] * weights.power;
+            for &p in deepest.values() {
                 board.clone_from(&node.state.board);
                 let ls = rules.lock(&mut board, unit, p);
                 let gained = lock_points(unit.size, ls, node.state.ls_old as usize) as f64;
                 let down = (p.y - unit.spawn.y) as f64;
-                let base = points(&node.state, node.rows_down, weights) + gained + weights.power_per_row * down;
-                let value = base + weights.value(&Features::of(&board));
+                let features = if ls == 0 {
+                    let o = unit.orient(p.r, p.y as i32);
+                    let (first, last) = ((p.y as i32 + o.min_dy) as usize, (p.y as i32 + o.max_dy) as usize);
+                    cache.features_after(&board, first, last)
+                } else {
+                    Features::of(&board)
+                };
+                let value = before + gained + rate * down + weights.value(&features);
                 cands.push(Candidate { value, parent: i as u32, pos: p, hash: hash_rows(board.rows()) });
             }
         }
@@ -106,28 +128,28 @@ pub fn plan(
             let parent = &layer[c.parent as usize];
             let mut state = parent.state.clone();
             state.lock(rules, unit_index, c.pos);
-            let rows_down = parent.rows_down + (c.pos.y - unit.spawn.y) as u64;
-            next.push(Node { state, rows_down, parent: c.parent, pos: c.pos });
+            let power = parent.power + rates[unit_index] * (c.pos.y - unit.spawn.y) as f64;
+            next.push(Node { state, power, parent: c.parent, pos: c.pos });
         }
         layer = next;
     }
     // The best game: the best of the last layer, or of the games that ended on the way.
     let mut best = best_end;
     for (i, node) in layer.iter().enumerate() {
-        let points = points(&node.state, node.rows_down, weights);
+        let points = points(&node.state, node.power);
         if best.is_none_or(|b| points > b.0) {
             best = Some((points, history.len(), i as u32));
         }
     }
     let Some((_, depth, index)) = best else {
-        return Plan { locks: Vec::new(), move_score: start.move_score, rows_down: 0, stopped };
+        return Plan { locks: Vec::new(), move_score: start.move_score, power: 0.0, stopped };
     };
-    trace(&history, &layer, depth, index, stopped, rules, start, source)
+    trace(&history, &layer, depth, index, stopped, rules, rates, start, source)
 }
 
-/// The points a game has earned, counting phrases at `power_per_row` a row moved down.
-fn points(state: &State, rows_down: u64, w: &Weights) -> f64 {
-    state.move_score as f64 + w.power_per_row * rows_down as f64
+/// The points a game is expected to have earned.
+fn points(state: &State, power: f64) -> f64 {
+    state.move_score as f64 + power
 }
 
 /// Walks the parents back from node `index` of layer `depth` and replays the locks.
@@ -139,6 +161,7 @@ fn trace(
     index: u32,
     stopped: bool,
     rules: &Rules,
+    rates: &[f64],
     start: &State,
     source: &[usize],
 ) -> Plan {
@@ -154,15 +177,57 @@ fn trace(
     }
     locks.reverse();
     let mut state = start.clone();
-    let mut rows_down = 0;
+    let mut power = 0.0;
     for (k, &p) in locks.iter().enumerate() {
         let u = source[start.locked + k];
-        rows_down += (p.y - rules.units[u].spawn.y) as u64;
+        power += rates[u] * (p.y - rules.units[u].spawn.y) as f64;
         state.lock(rules, u, p);
     }
-    Plan { locks, move_score: state.move_score, rows_down, stopped }
+    Plan { locks, move_score: state.move_score, power, stopped }
+}
+
+/// A key for the cells a unit covers at `p`.
+fn cells_key(unit: &Unit, p: Pos) -> u64 {
+    let o = unit.orient(p.r, p.y as i32);
+    let mut h = Fast::default().build_hasher();
+    h.write_i32(p.y as i32 + o.min_dy);
+    for &(_, m) in &o.rows {
+        h.write_u128(m << (p.x as i32 + o.min_dx));
+    }
+    h.finish()
 }
 
 fn hash_rows(rows: &[u128]) -> u64 {
-    BuildHasherDefault::<DefaultHasher>::default().hash_one(rows)
+    let mut h = Fast::default().build_hasher();
+    for &r in rows {
+        h.write_u128(r);
+    }
+    h.finish()
+}
+
+/// A fast hasher for keys made of a few integers (multiply and rotate).
+#[derive(Clone, Copy, Debug, Default)]
+struct FastHasher(u64);
+
+type Fast = BuildHasherDefault<FastHasher>;
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.write_u64(v as u64);
+        self.write_u64((v >> 64) as u64);
+    }
+    fn write_i32(&mut self, v: i32) {
+        self.write_u64(v as u64);
+    }
 }

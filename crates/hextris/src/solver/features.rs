@@ -3,11 +3,20 @@
 //! On the odd-r layout a cell `(x, y)` has its two upper neighbours in row `y - 1`: columns
 //! `x - 1` and `x` when `y` is even, `x` and `x + 1` when `y` is odd. So the row above, shifted
 //! by the row's parity, lines up with the cells it covers.
+//!
+//! Every feature but the stack's height is a sum over rows of a term that depends on the row,
+//! the row above and the cells of the row above that units can reach from the top. A placement
+//! that clears no line changes the rows it fills, the row below them, and the reachable cells
+//! further down only until they agree with the board's before; [`RowCache`] keeps a board's row
+//! terms so that a placement is valued from those rows alone.
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Board;
 use crate::engine::reach::fill_runs;
+
+/// Number of board features.
+pub const FEATURES: usize = 7;
 
 /// The features of a board, all "more is worse" except `full_rows`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -33,65 +42,173 @@ impl Features {
     /// The features of `board`.
     pub fn of(board: &Board) -> Features {
         let rows = board.rows();
-        let (w, h) = (board.width() as u32, rows.len());
-        let full = board.full();
-        // A filled column left of the row (bit 0) and right of it (bit w + 1) once shifted.
-        let walls = 1u128 | 1 << (w + 1);
-        let pairs = (1u128 << (w + 1)) - 1; // neighbour pairs (bit i, bit i + 1) for i in 0..=w
-        let mut f = Features::default();
-        let mut above = 0u128; // filled cells of the row above
-        let mut open = full; // free cells of the row above that units reach from the top
-        let top = board.top();
+        let mut terms = [0.0; FEATURES];
+        let (mut above, mut open) = (0, board.full());
         for (y, &row) in rows.iter().enumerate() {
-            let free = !row & full;
-            let (nw, ne) = if y % 2 == 0 { (above << 1, above) } else { (above, above >> 1) };
-            if y > top {
-                f.covered += (free & nw & ne).count_ones() as f64;
-                f.half_covered += (free & (nw ^ ne)).count_ones() as f64;
-                let (onw, one) = if y % 2 == 0 { (open << 1, open) } else { (open, open >> 1) };
-                open = fill_runs(free, free & (onw | one));
-                f.enclosed += (free & !open).count_ones() as f64;
-            } else {
-                open = free;
-            }
-            if row != 0 {
-                let filled = row.count_ones();
-                f.height += (filled * (h - y) as u32) as f64;
-                let share = filled as f64 / w as f64;
-                f.full_rows += share * share;
-                let padded = (row << 1) | walls;
-                f.roughness += ((padded ^ (padded >> 1)) & pairs).count_ones() as f64 - 2.0;
-            }
-            above = row;
+            let (t, o) = row_terms(board, y, row, above, open);
+            add(&mut terms, &t);
+            (above, open) = (row, o);
         }
-        let scale = 1.0 / h.max(1) as f64;
-        f.height *= scale;
-        f.top = (h - top) as f64 * scale;
-        f
+        terms[1] = top_term(board, board.top());
+        Features::from_array(terms)
     }
 
-    /// The features as a vector, in the order of [`Weights`].
+    /// The features as a vector, in the order of [`Weights::features`].
     pub fn to_array(self) -> [f64; FEATURES] {
         [self.height, self.top, self.half_covered, self.covered, self.enclosed, self.full_rows, self.roughness]
     }
+
+    fn from_array(a: [f64; FEATURES]) -> Features {
+        let [height, top, half_covered, covered, enclosed, full_rows, roughness] = a;
+        Features { height, top, half_covered, covered, enclosed, full_rows, roughness }
+    }
 }
 
-/// Number of board features.
-pub const FEATURES: usize = 7;
+fn add(a: &mut [f64; FEATURES], b: &[f64; FEATURES]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+fn top_term(board: &Board, top: usize) -> f64 {
+    (board.height() - top) as f64 / board.height().max(1) as f64
+}
+
+/// Row `y`'s terms (the `top` term left at 0), given the row above and its cells reachable from
+/// the top; also this row's reachable cells.
+#[inline]
+fn row_terms(board: &Board, y: usize, row: u128, above: u128, open_above: u128) -> ([f64; FEATURES], u128) {
+    let h = board.height();
+    let full = board.full();
+    let free = !row & full;
+    let even = y.is_multiple_of(2);
+    let (nw, ne) = if even { (above << 1, above) } else { (above, above >> 1) };
+    let (onw, one) = if even { (open_above << 1, open_above) } else { (open_above, open_above >> 1) };
+    let open = fill_runs(free, free & (onw | one));
+    let mut t = [0.0; FEATURES];
+    t[2] = (free & (nw ^ ne)).count_ones() as f64;
+    t[3] = (free & nw & ne).count_ones() as f64;
+    t[4] = (free & !open).count_ones() as f64;
+    if row != 0 {
+        let w = board.width() as u32;
+        let filled = row.count_ones();
+        t[0] = (filled as usize * (h - y)) as f64 / h as f64;
+        let share = filled as f64 / w as f64;
+        t[5] = share * share;
+        // A filled column left of the row (bit 0) and right of it (bit w + 1) once shifted;
+        // neighbour pairs (bit i, bit i + 1) for i in 0..=w.
+        let padded = (row << 1) | 1 | 1 << (w + 1);
+        let pairs = (1u128 << (w + 1)) - 1;
+        t[6] = ((padded ^ (padded >> 1)) & pairs).count_ones() as f64 - 2.0;
+    }
+    (t, open)
+}
+
+/// A board's row terms, to value placements on it from the rows they change.
+#[derive(Clone, Debug, Default)]
+pub struct RowCache {
+    /// Row terms.
+    terms: Vec<[f64; FEATURES]>,
+    /// Sums of the terms of rows `0..y`.
+    before: Vec<[f64; FEATURES]>,
+    /// Cells of each row reachable from the top.
+    open: Vec<u128>,
+    top: usize,
+}
+
+impl RowCache {
+    /// The row terms of `board`.
+    pub fn new(board: &Board) -> RowCache {
+        let mut c = RowCache::default();
+        c.reset(board);
+        c
+    }
+
+    /// Recomputes the cache for `board`.
+    pub fn reset(&mut self, board: &Board) {
+        let rows = board.rows();
+        self.terms.clear();
+        self.open.clear();
+        self.before.clear();
+        let (mut above, mut open) = (0, board.full());
+        let mut sum = [0.0; FEATURES];
+        for (y, &row) in rows.iter().enumerate() {
+            self.before.push(sum);
+            let (t, o) = row_terms(board, y, row, above, open);
+            add(&mut sum, &t);
+            self.terms.push(t);
+            self.open.push(o);
+            (above, open) = (row, o);
+        }
+        self.before.push(sum);
+        self.top = board.top();
+    }
+
+    /// The features of `board`, which is the cached board with cells added in rows
+    /// `first..=last` and no line cleared.
+    pub fn features_after(&self, board: &Board, first: usize, last: usize) -> Features {
+        let rows = board.rows();
+        let h = rows.len();
+        let mut sum = self.before[first];
+        let (mut above, mut open) =
+            if first == 0 { (0, board.full()) } else { (rows[first - 1], self.open[first - 1]) };
+        let mut y = first;
+        while y < h {
+            let (t, o) = row_terms(board, y, rows[y], above, open);
+            add(&mut sum, &t);
+            y += 1;
+            // Below the changed rows, once the reachable cells agree, the rest is as before.
+            if y < h && y > last + 1 && o == self.open[y - 1] {
+                let tail = sub(&self.before[h], &self.before[y]);
+                add(&mut sum, &tail);
+                break;
+            }
+            (above, open) = (rows[y - 1], o);
+        }
+        sum[1] = top_term(board, self.top.min(board.top()));
+        Features::from_array(sum)
+    }
+}
+
+fn sub(a: &[f64; FEATURES], b: &[f64; FEATURES]) -> [f64; FEATURES] {
+    let mut out = *a;
+    for (x, y) in out.iter_mut().zip(b) {
+        *x -= y;
+    }
+    out
+}
 
 /// How much each feature and the lock depth count in a position's value (in points).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Weights {
     /// Weights of [`Features::to_array`], in points per unit of feature.
     pub features: [f64; FEATURES],
-    /// Points expected from phrases of power per row a unit moves down.
-    pub power_per_row: f64,
+    /// How much the phrase points expected from the rows a unit moves down count (1: as much
+    /// as the points they are expected to bring).
+    pub power: f64,
+}
+
+/// The weights tessera ships: a few sets, each the best on some problems, tuned by
+/// `tessera hextris tune` (see the README). The solver tries each and keeps the best.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Portfolio {
+    /// How the sets were made (the tuning command's settings).
+    pub made_by: String,
+    /// The sets.
+    pub weights: Vec<Weights>,
+}
+
+impl Portfolio {
+    /// The shipped portfolio.
+    pub fn shipped() -> Portfolio {
+        serde_json::from_str(include_str!("../../data/weights.json")).expect("the shipped weights parse")
+    }
 }
 
 impl Weights {
-    /// The weights tessera ships, tuned by `tessera hextris tune` (see the README).
+    /// The first set of the shipped portfolio.
     pub fn tuned() -> Weights {
-        serde_json::from_str(include_str!("../../data/weights.json")).expect("the shipped weights parse")
+        Portfolio::shipped().weights.swap_remove(0)
     }
 
     /// The value of a board's features.
@@ -103,6 +220,7 @@ impl Weights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tessera_core::rng::Rng64;
 
     #[test]
     fn features_see_holes_rows_and_roughness() {
@@ -121,5 +239,35 @@ mod tests {
         // Row 2: wall|.##.|wall has 4 changes, 2 more than needed; row 3: wall|#.##|wall has 2.
         assert_eq!(f.roughness, 2.0);
         assert!((f.height - (2.0 * 2.0 + 3.0) / 4.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn cached_rows_give_the_same_features() {
+        let mut rng = Rng64::seed(3);
+        for _ in 0..300 {
+            let (w, h) = (1 + rng.below(30) as usize, 1 + rng.below(20) as usize);
+            let mut b = Board::empty(w, h);
+            for y in 0..h {
+                if rng.below(3) > 0 && y > h / 3 {
+                    b.fill(y, rng.next_u64() as u128 & b.full());
+                }
+            }
+            b.clear_full_rows();
+            let cache = RowCache::new(&b);
+            assert_eq!(cache.features_after(&b, 0, h - 1), Features::of(&b));
+            let first = rng.below(h as u64) as usize;
+            let mut after = b.clone();
+            for y in first..(first + 3).min(h) {
+                after.fill(y, rng.next_u64() as u128 & after.full() & rng.next_u64() as u128);
+            }
+            if after.rows().iter().any(|&r| r == after.full()) {
+                continue;
+            }
+            let last = (first + 2).min(h - 1);
+            let (got, want) = (cache.features_after(&after, first, last), Features::of(&after));
+            for (g, w) in got.to_array().iter().zip(want.to_array()) {
+                assert!((g - w).abs() < 1e-9, "{got:?} != {want:?}\n{after:?}");
+            }
+        }
     }
 }

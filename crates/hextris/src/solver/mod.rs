@@ -1,12 +1,15 @@
 //! The solver: where each unit locks (a beam search over the known source), then the text that
 //! takes each unit there while spelling phrases of power, then the judge's score of the result.
 //!
-//! [`solve`] is anytime: it plays every seed with a beam of width 1, then 2, 4, ... while the
-//! time lasts, keeping each seed's best game as the judge scores it.
+//! [`solve`] is anytime. It first plans every seed with a beam of width 1 under each set of
+//! weights of the portfolio and keeps, per seed, the set whose plan promises most; then it widens
+//! the beam (2, 4, 8, ...) while time is left. A plan is spelled and judged only when it promises
+//! more than the seed's best so far; each seed keeps its best game as the judge scores it.
 
 pub mod beam;
 pub mod features;
 pub mod power;
+pub mod tune;
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -14,18 +17,19 @@ use std::time::Instant;
 use serde::Serialize;
 use tessera_core::runtime::{Budget, split_work};
 
-use crate::engine::{EngineError, Rules, State};
+use crate::engine::{Board, EngineError, Reach, Rules, State};
 use crate::judge::{Verdict, score};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
-pub use features::Weights;
+use beam::Plan;
+pub use features::{Portfolio, Weights};
 use power::Speller;
 
 /// How to solve.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The position evaluation.
-    pub weights: Weights,
+    /// Sets of weights for the position evaluation, tried in turn.
+    pub portfolio: Vec<Weights>,
     /// The phrases of power to spell.
     pub phrases: Phrases,
     /// The widest beam to try.
@@ -34,7 +38,7 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { weights: Weights::tuned(), phrases: Phrases::official(), max_width: 1 << 16 }
+        Settings { portfolio: Portfolio::shipped().weights, phrases: Phrases::official(), max_width: 1 << 16 }
     }
 }
 
@@ -49,48 +53,115 @@ pub struct Game {
     pub verdict: Verdict,
     /// The beam width that found it.
     pub width: usize,
+    /// Which set of weights of the portfolio.
+    pub weights: usize,
     /// Whether the search was stopped before the end of the game (the text then stops early).
     pub partial: bool,
 }
 
-/// Plays one game with a beam of `width`: plan the locks, spell the way to each, judge the text.
-/// A search stopped by `budget` gives the game as far as it got. Error-free by construction; if
-/// the judge finds an error all the same, the text is cut before it.
-pub fn play(
-    problem: &Problem,
-    rules: &Rules,
-    seed: u32,
-    settings: &Settings,
-    width: usize,
-    budget: &mut Budget,
-) -> Game {
-    let source = problem.source(seed);
-    let start = State::new(problem);
-    let plan = beam::plan(rules, &start, &source, &settings.weights, width, budget);
-    let mut speller = Speller::new(&settings.phrases);
-    let mut used = vec![false; settings.phrases.len()];
-    let mut state = start;
-    let mut text = Vec::new();
-    for (k, &p) in plan.locks.iter().enumerate() {
-        let unit = &rules.units[source[k]];
-        let t = speller.spell(rules, &state.board, unit, p, &used);
-        text.extend_from_slice(&t);
-        let counts = settings.phrases.counts(std::str::from_utf8(&t).unwrap_or(""));
-        for (u, c) in used.iter_mut().zip(counts) {
-            *u |= c > 0;
-        }
-        state.lock(rules, source[k], p);
-    }
-    let mut text = String::from_utf8(text).expect("commands are ASCII");
-    let mut verdict = score(problem, seed, &text, &settings.phrases);
-    if verdict.error.is_some() {
-        text.truncate(verdict.commands);
-        verdict = score(problem, seed, &text, &settings.phrases);
-    }
-    Game { seed, text, verdict, width, partial: plan.stopped }
+/// A problem prepared for solving: its engine tables and each unit's expected phrase points per
+/// row.
+#[derive(Clone, Debug)]
+pub struct Solver<'p> {
+    problem: &'p Problem,
+    rules: Rules,
+    rates: Vec<f64>,
+    settings: Settings,
 }
 
-/// What [`solve`] reports as it goes.
+impl<'p> Solver<'p> {
+    /// Prepares `problem`.
+    pub fn new(problem: &'p Problem, settings: &Settings) -> Result<Solver<'p>, EngineError> {
+        let rules = Rules::new(problem)?;
+        let rates = unit_rates(&rules, &settings.phrases);
+        Ok(Solver { problem, rules, rates, settings: settings.clone() })
+    }
+
+    /// The expected phrase points per row of each unit.
+    pub fn rates(&self) -> &[f64] {
+        &self.rates
+    }
+
+    /// Plans a game with weights `k` of the portfolio and a beam of `width`.
+    pub fn plan(&self, seed: u32, k: usize, width: usize, budget: &mut Budget) -> Plan {
+        self.plan_with(seed, &self.settings.portfolio[k], width, budget)
+    }
+
+    /// Plans a game with `weights` and a beam of `width`.
+    pub fn plan_with(&self, seed: u32, weights: &Weights, width: usize, budget: &mut Budget) -> Plan {
+        let source = self.problem.source(seed);
+        let start = State::new(self.problem);
+        beam::plan(&self.rules, &self.rates, &start, &source, weights, width, budget)
+    }
+
+    /// Spells a plan and judges the text. Error-free by construction; if the judge finds an
+    /// error all the same, the text is cut before it. Once `budget` runs out, the remaining
+    /// units take their plain shortest paths.
+    pub fn spell(&self, seed: u32, plan: &Plan, budget: &Budget) -> (String, Verdict) {
+        let source = self.problem.source(seed);
+        let phrases = &self.settings.phrases;
+        let mut speller = Speller::new(phrases);
+        let mut used = vec![false; phrases.len()];
+        let mut state = State::new(self.problem);
+        let mut text = Vec::new();
+        for (k, &p) in plan.locks.iter().enumerate() {
+            let unit = &self.rules.units[source[k]];
+            let t = if budget.clone().expired() {
+                Speller::plain(&self.rules, &state.board, unit, p)
+            } else {
+                speller.spell(&self.rules, &state.board, unit, p, &used)
+            };
+            text.extend_from_slice(&t);
+            let counts = phrases.counts(std::str::from_utf8(&t).unwrap_or(""));
+            for (u, c) in used.iter_mut().zip(counts) {
+                *u |= c > 0;
+            }
+            state.lock(&self.rules, source[k], p);
+        }
+        let mut text = String::from_utf8(text).expect("commands are ASCII");
+        let mut verdict = score(self.problem, seed, &text, phrases);
+        if verdict.error.is_some() {
+            text.truncate(verdict.commands);
+            verdict = score(self.problem, seed, &text, phrases);
+        }
+        (text, verdict)
+    }
+
+    /// Plans and spells one game.
+    pub fn play(&self, seed: u32, k: usize, width: usize, budget: &mut Budget) -> Game {
+        let plan = self.plan(seed, k, width, budget);
+        let (text, verdict) = self.spell(seed, &plan, budget);
+        Game { seed, text, verdict, width, weights: k, partial: plan.stopped }
+    }
+}
+
+/// The phrase points each unit spells per row on the way down an empty board of the problem's
+/// size (every phrase already used, so no first-use bonus): what the planner expects a row moved
+/// down to be worth.
+pub fn unit_rates(rules: &Rules, phrases: &Phrases) -> Vec<f64> {
+    let board = Board::empty(rules.width, rules.height);
+    let mut speller = Speller::new(phrases);
+    let used = vec![true; phrases.len()];
+    rules
+        .units
+        .iter()
+        .map(|unit| {
+            let reach = Reach::new(rules, &board, unit);
+            let Some(target) =
+                reach.resting().into_iter().max_by_key(|p| (p.y, -(p.x as i32 - rules.width as i32 / 2).abs()))
+            else {
+                return 0.0;
+            };
+            let rows = (target.y - unit.spawn.y) as f64;
+            let text = speller.spell(rules, &board, unit, target, &used);
+            let counts = phrases.counts(std::str::from_utf8(&text).unwrap_or(""));
+            let points: usize = counts.iter().enumerate().map(|(i, &c)| 2 * phrases.text(i).len() * c).sum();
+            if rows > 0.0 { points as f64 / rows } else { 0.0 }
+        })
+        .collect()
+}
+
+/// What [`solve`] reports after each round.
 #[derive(Clone, Debug)]
 pub struct Round {
     /// Beam width of the round.
@@ -103,6 +174,16 @@ pub struct Round {
     pub seconds: f64,
 }
 
+/// A seed's best so far.
+#[derive(Clone, Debug, Default)]
+struct Best {
+    /// The portfolio's sets ranked by their width-1 plans, best first.
+    ranked: Vec<usize>,
+    /// The best plan's expected points.
+    promise: f64,
+    game: Option<Game>,
+}
+
 /// Solves every seed of `problem` within `budget` on `threads` threads, widening the beam while
 /// time is left; `on_round` hears about each round. Returns the best game of each seed, in the
 /// problem's seed order.
@@ -113,54 +194,99 @@ pub fn solve(
     threads: usize,
     mut on_round: impl FnMut(&Round),
 ) -> Result<Vec<Game>, EngineError> {
-    let rules = Rules::new(problem)?;
+    let solver = Solver::new(problem, settings)?;
     let seeds = &problem.source_seeds;
-    let best: Mutex<Vec<Option<Game>>> = Mutex::new(vec![None; seeds.len()]);
+    let kinds = settings.portfolio.len();
+    let best: Mutex<Vec<Best>> = Mutex::new(vec![Best::default(); seeds.len()]);
     let started = Instant::now();
+    // Round 1: every set of weights, width 1. Later rounds: each seed's best sets (as many as
+    // there are threads to spare), twice the width.
     let mut width = 1;
     loop {
+        let variants = if width == 1 { kinds } else { (threads / seeds.len()).clamp(1, kinds) };
         let improved = Mutex::new(0);
+        let plans: Mutex<Vec<Vec<(usize, Plan)>>> = Mutex::new(vec![Vec::new(); seeds.len()]);
         split_work(
-            seeds.len(),
+            seeds.len() * variants,
             threads,
             budget,
             || (),
-            |_, j, b| {
-                let game = play(problem, &rules, seeds[j], settings, width, b);
-                let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
-                if best[j].as_ref().is_none_or(|g| game.verdict.score > g.verdict.score) {
-                    best[j] = Some(game);
-                    *improved.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+            |_, job, b| {
+                let (j, v) = (job / variants, job % variants);
+                let k = if width == 1 { v } else { lock(&best)[j].ranked[v] };
+                let plan = solver.plan(seeds[j], k, width, b);
+                lock(&plans)[j].push((k, plan));
+                true
+            },
+        );
+        let plans = plans.into_inner().unwrap_or_else(|e| e.into_inner());
+        // Spell the plans that promise more than their seed's best, in parallel over seeds (every
+        // seed gets a game, spelled plainly if time is up).
+        split_work(
+            seeds.len(),
+            threads,
+            &Budget::unlimited(),
+            || (),
+            |_, j, _| {
+                let mut mine = plans[j].clone();
+                mine.sort_by(|a, b| promise(&b.1).total_cmp(&promise(&a.1)));
+                let Some((k, plan)) = mine.first() else { return true };
+                {
+                    let mut all = lock(&best);
+                    let b = &mut all[j];
+                    if width == 1 {
+                        b.ranked = mine.iter().map(|(k, _)| *k).collect();
+                    }
+                    if b.game.is_some() && (promise(plan) <= b.promise || budget.clone().expired()) {
+                        return true;
+                    }
+                }
+                let (text, verdict) = solver.spell(seeds[j], plan, budget);
+                let game = Game { seed: seeds[j], text, verdict, width, weights: *k, partial: plan.stopped };
+                let mut all = lock(&best);
+                let b = &mut all[j];
+                b.promise = b.promise.max(promise(plan));
+                if b.game.as_ref().is_none_or(|g| game.verdict.score > g.verdict.score) {
+                    b.game = Some(game);
+                    *lock(&improved) += 1;
                 }
                 true
             },
         );
-        let games = best.lock().unwrap_or_else(|e| e.into_inner());
-        let total: u64 = games.iter().map(|g| g.as_ref().map_or(0, |g| g.verdict.score)).sum();
+        let total: u64 = lock(&best).iter().map(|b| b.game.as_ref().map_or(0, |g| g.verdict.score)).sum();
         on_round(&Round {
             width,
-            improved: improved.into_inner().unwrap_or(0),
+            improved: improved.into_inner().unwrap_or_else(|e| e.into_inner()),
             score: total / seeds.len() as u64,
             seconds: started.elapsed().as_secs_f64(),
         });
-        drop(games);
         if budget.clone().expired() || width >= settings.max_width {
             break;
         }
         width *= 2;
     }
-    let games = best.into_inner().unwrap_or_else(|e| e.into_inner());
+    let best = best.into_inner().unwrap_or_else(|e| e.into_inner());
     // A seed never reached (no time at all) gets the empty text, which scores 0 and is valid.
-    Ok(games
+    Ok(best
         .into_iter()
         .zip(seeds)
-        .map(|(g, &seed)| {
-            g.unwrap_or_else(|| {
+        .map(|(b, &seed)| {
+            b.game.unwrap_or_else(|| {
                 let verdict = score(problem, seed, "", &settings.phrases);
-                Game { seed, text: String::new(), verdict, width: 0, partial: true }
+                Game { seed, text: String::new(), verdict, width: 0, weights: 0, partial: true }
             })
         })
         .collect())
+}
+
+/// The points a plan promises; a plan stopped before the end of its game promises nothing
+/// beyond what it has.
+fn promise(plan: &Plan) -> f64 {
+    plan.move_score as f64 + plan.power
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The leaderboard score of a problem: the floor of the mean of its seeds' scores.

@@ -32,6 +32,9 @@ struct Phrase {
     commands: Vec<Command>,
     /// Moves down among them.
     downs: usize,
+    /// Whether spelling it again is worth trying: its points per row moved down are close to
+    /// the best phrase's, or it needs no turn (units that cannot turn have few phrases).
+    repeat: bool,
 }
 
 /// How a position (on a layer) got its best score.
@@ -61,6 +64,9 @@ enum Segment {
 }
 
 const NONE: i64 = i64::MIN;
+/// A phrase already used is tried again if its points per row reach this share of the best
+/// phrase's (the others lose to it wherever both fit).
+const REPEAT_SHARE: f64 = 0.7;
 /// How many of the last cells of a walk within a row a phrase starting there keeps clear of
 /// (phrases move within their first row a few times at most).
 const WALK_MEMORY: usize = 6;
@@ -85,13 +91,18 @@ pub struct Speller {
 impl Speller {
     /// A speller for `phrases`.
     pub fn new(phrases: &Phrases) -> Speller {
-        let phrases = (0..phrases.len())
+        let mut phrases: Vec<Phrase> = (0..phrases.len())
             .map(|i| {
                 let commands = phrases.commands(i);
                 let downs = commands.iter().filter(|c| c.is_down()).count();
-                Phrase { text: phrases.text(i).to_vec(), commands, downs }
+                Phrase { text: phrases.text(i).to_vec(), commands, downs, repeat: true }
             })
             .collect();
+        let rate = |p: &Phrase| 2.0 * p.text.len() as f64 / p.downs.max(1) as f64;
+        let best = phrases.iter().map(rate).fold(0.0, f64::max);
+        for p in &mut phrases {
+            p.repeat = rate(p) >= REPEAT_SHARE * best || !p.commands.iter().any(|c| c.is_turn());
+        }
         Speller {
             phrases,
             best: Vec::new(),
@@ -116,10 +127,12 @@ impl Speller {
                 return walker.text;
             }
         }
-        let mut text: Vec<u8> =
-            reach.path_to(unit, target).unwrap_or_default().iter().map(|c| c.letter() as u8).collect();
-        text.extend(reach.locking(target).next().map(|c| c.letter() as u8));
-        text
+        plain_text(&reach, unit, target)
+    }
+
+    /// The plain text for `unit` to lock at `target`: the shortest path and a locking command.
+    pub fn plain(rules: &Rules, board: &Board, unit: &Unit, target: Pos) -> Vec<u8> {
+        plain_text(&Reach::new(rules, board, unit), unit, target)
     }
 
     /// The longest path from `start` to a lock at `target`; `blocked` are cells of the start's
@@ -150,12 +163,13 @@ impl Speller {
         let ty = target.y as i32;
         let kt = reach.key(target)?;
         let mut end: (i64, usize, Option<u16>) = (NONE, 0, None);
-        let mut forbid = Vec::new();
+        let (mut forbid, mut suffix) = (Vec::new(), Vec::new());
         for y in start.y as i32..=ty {
             let row: Vec<Pos> = reach.reachable_in_row(y).collect();
             for layer in 0..layers {
                 let base = layer * n;
                 self.close_row(reach, unit, &row, base, blocked);
+                let mut last_entry = usize::MAX;
                 for &q in &row {
                     let kq = base + reach.key(q)?;
                     let here = self.best[kq];
@@ -173,7 +187,13 @@ impl Speller {
                             }
                         }
                     }
-                    self.suffix(reach, unit, self.entry[kq] as usize % n, base, blocked, &mut forbid);
+                    let e = self.entry[kq] as usize % n;
+                    if e != last_entry {
+                        self.suffix(reach, unit, e, base, blocked, &mut suffix);
+                        last_entry = e;
+                    }
+                    forbid.clear();
+                    forbid.extend_from_slice(&suffix);
                     // The last cells of the walk to here: a phrase must not turn back onto them.
                     let mut k = kq;
                     for _ in 0..WALK_MEMORY {
@@ -185,6 +205,9 @@ impl Speller {
                         k = up;
                     }
                     for (i, &was_used) in used.iter().enumerate() {
+                        if was_used && !self.phrases[i].repeat {
+                            continue;
+                        }
                         // A new phrase lifts the first layer to the second, with its bonus.
                         let new = !was_used && layer == 0;
                         let (gain, to_base) = if new { (here + 300, n) } else { (here, base) };
@@ -301,6 +324,12 @@ impl Speller {
             }
         }
     }
+}
+
+fn plain_text(reach: &Reach, unit: &Unit, target: Pos) -> Vec<u8> {
+    let mut text: Vec<u8> = reach.path_to(unit, target).unwrap_or_default().iter().map(|c| c.letter() as u8).collect();
+    text.extend(reach.locking(target).next().map(|c| c.letter() as u8));
+    text
 }
 
 /// Where a phrase's commands take a unit.

@@ -1,6 +1,7 @@
 //! Integration tests of hextris: the official data, the engine against the judge, the solver.
 
 mod engine;
+mod solver;
 mod vectors;
 
 use std::path::PathBuf;

@@ -1,0 +1,126 @@
+//! Evaluation: solve problems within a time each, score every game with the judge, and compare
+//! with the best final-round scores of the contest.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use tessera_core::runtime::Budget;
+
+use crate::engine::EngineError;
+use crate::problem::Problem;
+use crate::solver::{Settings, problem_score, solve};
+
+/// The best score of any team in the contest's final round, for the qualifying problems it
+/// re-ran (floor of the mean over seeds, all 18 phrases known).
+pub const FINAL_BEST: [(i64, u64); 11] = [
+    (8, 19887),
+    (9, 28235),
+    (10, 10004),
+    (12, 13354),
+    (13, 4820),
+    (14, 107870),
+    (15, 12048),
+    (16, 16600),
+    (18, 23771),
+    (20, 13032),
+    (24, 306206),
+];
+
+/// The final round's best score on problem `id`, if it was re-run.
+pub fn final_best(id: i64) -> Option<u64> {
+    FINAL_BEST.iter().find(|b| b.0 == id).map(|b| b.1)
+}
+
+/// One seed's game, as an evaluation keeps it (enough to replay it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeedResult {
+    /// The seed.
+    pub seed: u32,
+    /// The judge's total.
+    pub score: u64,
+    /// Its move part.
+    pub move_score: u64,
+    /// Its phrase part.
+    pub power_score: u64,
+    /// Distinct phrases spelled.
+    pub phrases: usize,
+    /// Units locked.
+    pub locked: usize,
+    /// Lines cleared.
+    pub lines: usize,
+    /// How the game ended.
+    pub end_state: String,
+    /// The beam width that found it.
+    pub width: usize,
+    /// The commands.
+    pub solution: String,
+}
+
+/// One problem solved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProblemResult {
+    /// Always "hextris".
+    pub game: String,
+    /// The problem's id.
+    pub problem: i64,
+    /// Board size.
+    pub width: usize,
+    /// Board size.
+    pub height: usize,
+    /// The leaderboard score: the floor of the mean of the seeds' scores.
+    pub score: u64,
+    /// The floor of the mean move score.
+    pub move_score: u64,
+    /// The floor of the mean phrase score.
+    pub power_score: u64,
+    /// The fewest distinct phrases spelled in one of its games.
+    pub phrases: usize,
+    /// The final round's best score, if the problem was re-run there.
+    pub final_best: Option<u64>,
+    /// Wall time.
+    pub seconds: f64,
+    /// The widest beam that completed a game.
+    pub width_reached: usize,
+    /// Every seed's game.
+    pub seeds: Vec<SeedResult>,
+}
+
+/// Solves `problem` within `seconds` on `threads` threads and judges it.
+pub fn run(problem: &Problem, settings: &Settings, seconds: f64, threads: usize) -> Result<ProblemResult, EngineError> {
+    let started = Instant::now();
+    let budget = Budget::unlimited().with_time(Duration::from_secs_f64(seconds));
+    let games = solve(problem, settings, &budget, threads, |_| {})?;
+    let n = games.len().max(1) as u64;
+    let seeds: Vec<SeedResult> = games
+        .iter()
+        .map(|g| SeedResult {
+            seed: g.seed,
+            score: g.verdict.score,
+            move_score: g.verdict.move_score,
+            power_score: g.verdict.power_score,
+            phrases: g.verdict.phrases.len(),
+            locked: g.verdict.locked,
+            lines: g.verdict.lines_cleared,
+            end_state: serde_json::to_value(g.verdict.end_state)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+            width: g.width,
+            solution: g.text.clone(),
+        })
+        .collect();
+    Ok(ProblemResult {
+        game: "hextris".into(),
+        problem: problem.id,
+        width: problem.width,
+        height: problem.height,
+        score: problem_score(&games),
+        move_score: seeds.iter().map(|s| s.move_score).sum::<u64>() / n,
+        power_score: seeds.iter().map(|s| s.power_score).sum::<u64>() / n,
+        phrases: seeds.iter().map(|s| s.phrases).min().unwrap_or(0),
+        final_best: final_best(problem.id),
+        seconds: started.elapsed().as_secs_f64(),
+        width_reached: seeds.iter().map(|s| s.width).max().unwrap_or(0),
+        seeds,
+    })
+}

@@ -1,0 +1,89 @@
+//! The solver's games, every one checked by the reference judge.
+
+use proptest::prelude::*;
+use tessera_core::runtime::Budget;
+use tessera_hextris::judge::{EndState, score};
+use tessera_hextris::problem::{Cell, UnitDef};
+use tessera_hextris::solver::{Settings, Solver};
+use tessera_hextris::{Phrases, Problem};
+
+use crate::problem;
+
+#[test]
+fn games_are_valid_and_beat_the_official_sample() {
+    let p = problem(6);
+    let settings = Settings::default();
+    let solver = Solver::new(&p, &settings).unwrap();
+    let game = solver.play(0, 0, 2, &mut Budget::unlimited());
+    let v = score(&p, 0, &game.text, &settings.phrases);
+    assert_eq!(v, game.verdict, "the solver reports the judge's own verdict");
+    assert_eq!(v.error, None);
+    assert_eq!(v.locked, 150, "every unit of the source is placed");
+    assert!(v.score > 3261, "the organisers' sample scores 3261; the solver {}", v.score);
+    assert!(v.phrases.len() >= 10, "{:?}", v.phrases);
+}
+
+#[test]
+fn every_problem_gets_a_valid_game_with_phrases() {
+    // Width 1 and the shipped weights; the big boards only for their first 60 units.
+    let settings = Settings::default();
+    for n in 0..25 {
+        let mut p = problem(n);
+        p.source_length = p.source_length.min(60);
+        let solver = Solver::new(&p, &settings).unwrap();
+        let seed = p.source_seeds[0];
+        let game = solver.play(seed, 0, 1, &mut Budget::unlimited());
+        let v = score(&p, seed, &game.text, &settings.phrases);
+        assert_eq!(v.error, None, "problem {n}");
+        assert!(v.power_score > 0, "problem {n} spells no phrase");
+        assert!(matches!(v.end_state, EndState::SourceExhausted | EndState::BoardFull), "problem {n}: {v:?}");
+    }
+}
+
+fn arb_problem() -> impl Strategy<Value = Problem> {
+    let unit = (prop::collection::vec((0i32..3, 0i32..3), 1..5), (-2i32..4, -1i32..3)).prop_map(|(cells, pivot)| {
+        let mut members: Vec<Cell> = cells.into_iter().map(|(x, y)| Cell::new(x, y)).collect();
+        members.sort();
+        members.dedup();
+        UnitDef { members, pivot: Cell::new(pivot.0, pivot.1) }
+    });
+    (3usize..14, 3usize..12, prop::collection::vec(unit, 1..4), any::<u64>(), 1usize..30).prop_map(
+        |(width, height, units, bits, len)| {
+            // A few filled cells in the lower half, from the bits.
+            let filled = (0..width * height)
+                .filter(|i| i / width >= height / 2 && bits >> (i % 64) & 1 == 1 && i % 3 == 0)
+                .map(|i| Cell::new((i % width) as i32, (i / width) as i32))
+                .collect();
+            Problem { id: 99, units, width, height, filled, source_length: len, source_seeds: vec![7] }
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_problems_get_valid_games(p in arb_problem()) {
+        let settings = Settings::default();
+        let solver = Solver::new(&p, &settings).unwrap();
+        let game = solver.play(7, 0, 2, &mut Budget::unlimited());
+        let v = score(&p, 7, &game.text, &Phrases::official());
+        prop_assert_eq!(v.error, None, "{}", game.text);
+        prop_assert!(v.end_state != EndState::InProgress, "{:?}", v);
+    }
+
+    #[test]
+    fn parsing_never_panics(text in ".{0,200}") {
+        let _ = Problem::parse(&text);
+        let _ = Phrases::new([text.clone()]);
+        let _ = tessera_hextris::judge::score(&problem_small(), 0, &text, &Phrases::official());
+    }
+}
+
+fn problem_small() -> Problem {
+    Problem::parse(
+        r#"{"id":0,"units":[{"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}}],
+            "width":5,"height":4,"filled":[],"sourceLength":5,"sourceSeeds":[0]}"#,
+    )
+    .unwrap()
+}
