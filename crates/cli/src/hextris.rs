@@ -14,6 +14,8 @@ use tessera_hextris::{Phrases, Problem, builtin};
 
 use crate::common::{emit, emit_json};
 
+mod play;
+
 /// `tessera hextris`.
 #[derive(Debug, Subcommand)]
 pub enum HextrisCommand {
@@ -29,6 +31,8 @@ pub enum HextrisCommand {
     Stats(StatsArgs),
     /// Tune the position evaluation's weights on training games; writes the weights portfolio.
     Tune(TuneArgs),
+    /// Play a problem from the keyboard (type commands, press Enter), scored as the judge would.
+    Play(play::PlayArgs),
 }
 
 /// `-p PHRASE`, repeatable: the phrases of power (default: the official eighteen).
@@ -209,7 +213,8 @@ fn load_problem(name: &str) -> Result<Problem> {
     {
         return Ok(p);
     }
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read {name} (neither a file nor a built-in problem: 0..=24 or problem_N)"))?;
     Problem::parse(&text).with_context(|| format!("bad problem in {name}"))
 }
 
@@ -222,6 +227,7 @@ pub fn run(cmd: HextrisCommand) -> Result<ExitCode> {
         HextrisCommand::Show(args) => show_cmd(&args),
         HextrisCommand::Stats(args) => stats_cmd(&args),
         HextrisCommand::Tune(args) => tune_cmd(&args),
+        HextrisCommand::Play(args) => play::play_cmd(&args),
     }
 }
 

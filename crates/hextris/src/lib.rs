@@ -13,6 +13,7 @@ pub mod engine;
 pub mod eval;
 pub mod judge;
 pub mod phrase;
+pub mod play;
 pub mod problem;
 pub mod solver;
 

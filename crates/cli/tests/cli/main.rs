@@ -2,6 +2,7 @@
 
 mod digits;
 mod errors;
+mod hextris;
 mod pairs;
 mod tiling;
 mod totems;

@@ -1,0 +1,124 @@
+//! `tessera hextris play`: a problem played from the keyboard, a line at a time.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use tessera_hextris::play::{Effect, Session, keys};
+
+use super::{PhraseArgs, Solution, load_problem};
+
+/// `tessera hextris play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The problem file (or a built-in problem's number).
+    #[arg(short = 'f', long = "file", value_name = "FILE", default_value = "6")]
+    file: String,
+    /// The seed [default: the problem's first].
+    #[arg(long, value_name = "S")]
+    seed: Option<u32>,
+    #[command(flatten)]
+    phrases: PhraseArgs,
+    /// Write the solution (the contest's JSON list) to FILE when the session ends.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+}
+
+const HELP: &str = "Type commands and press Enter; phrases of power count as typed (any case).
+Lines that start with ':' talk to the session:
+  :u [N]        undo the last N commands (default 1)
+  :w FILE       save the solution so far (the contest's JSON list)
+  :s            print the solution so far
+  :q            quit (end of input quits too)
+  :h            this help
+Keys (any of each group):
+";
+
+pub fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
+    let p = load_problem(&args.file)?;
+    let phrases = args.phrases.get()?;
+    let seed = args.seed.unwrap_or(p.source_seeds[0]);
+    if !p.has_seed(seed) {
+        bail!("seed {seed} is not one of problem {}'s seeds ({:?})", p.id, p.source_seeds);
+    }
+    let mut session = Session::new(&p, seed, phrases);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{HELP}{}", keys())?;
+    write!(out, "{}> ", session.render())?;
+    out.flush()?;
+    for line in std::io::stdin().lock().lines() {
+        let line = line.context("cannot read stdin")?;
+        let said = match line.trim().strip_prefix(':') {
+            Some(cmd) => match session_command(&mut session, cmd, &p)? {
+                Some(said) => said,
+                None => break,
+            },
+            None => describe(&session.line(&line)),
+        };
+        write!(out, "{said}{}> ", session.render())?;
+        out.flush()?;
+    }
+    writeln!(out)?;
+    let v = session.verdict();
+    writeln!(out, "final: score {} = move {} + power {}", v.score, v.move_score, v.power_score)?;
+    if let Some(path) = &args.save {
+        save(path, &p, &session)?;
+        writeln!(out, "saved to {}", path.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Carries out a `:` command; `None` means quit.
+fn session_command(session: &mut Session<'_>, cmd: &str, p: &tessera_hextris::Problem) -> Result<Option<String>> {
+    let mut words = cmd.split_whitespace();
+    let said = match words.next().unwrap_or("") {
+        "q" | "quit" => return Ok(None),
+        "u" | "undo" => {
+            let n = match words.next() {
+                None => 1,
+                Some(w) => w.parse().with_context(|| format!(":u takes a number of commands, not {w:?}"))?,
+            };
+            format!("took back {} commands\n", session.undo(n))
+        }
+        "w" | "write" => match words.next() {
+            Some(path) => {
+                save(&PathBuf::from(path), p, session)?;
+                format!("saved to {path}\n")
+            }
+            None => ":w needs a file name\n".to_string(),
+        },
+        "s" | "solution" => format!("{}\n", session.solution()),
+        _ => format!("{HELP}{}", keys()),
+    };
+    Ok(Some(said))
+}
+
+/// What went wrong in a typed line, if anything.
+fn describe(effects: &[Effect]) -> String {
+    let mut said = String::new();
+    for e in effects {
+        match e {
+            Effect::Repeat(c) => said += &format!("refused {c:?}: the unit was there before\n"),
+            Effect::Unknown(c) => said += &format!("refused {c:?}: not a command\n"),
+            Effect::Over => {
+                said += "the game is over (:u to undo, :q to quit)\n";
+                break;
+            }
+            Effect::Locked(n) if *n > 0 => said += &format!("{n} line(s) cleared\n"),
+            _ => {}
+        }
+    }
+    said
+}
+
+fn save(path: &std::path::Path, p: &tessera_hextris::Problem, session: &Session<'_>) -> Result<()> {
+    let list = [Solution {
+        problem_id: p.id,
+        seed: session.seed(),
+        tag: format!("played {}", session.verdict().score),
+        solution: session.solution().to_string(),
+    }];
+    crate::common::write_file(path, &serde_json::to_string(&list)?)
+}

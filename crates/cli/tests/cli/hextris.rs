@@ -1,0 +1,173 @@
+//! `tessera hextris ...`: solve, score, show, stats, eval, and what bad input gets.
+
+use serde_json::Value;
+
+use crate::{scratch, shared, stderr, stdout, tessera};
+
+/// The organisers' sample solution for problem 6, seed 0, as a contest JSON list in `dir`.
+fn sample_solutions(dir: &std::path::Path) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(shared("data/icfpc2015/samples/problem6-seed0.txt")).unwrap();
+    let list = serde_json::json!([{ "problemId": 6, "seed": 0, "tag": "sample", "solution": text.trim() }]);
+    let path = dir.join("sample.json");
+    std::fs::write(&path, list.to_string()).unwrap();
+    path
+}
+
+/// Runs a command that must succeed and print JSON.
+fn json(args: &[&str]) -> Value {
+    let out = tessera(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&out)))
+}
+
+#[test]
+fn score_reproduces_the_organisers_sample() {
+    let dir = scratch("hextris-score");
+    let sample = sample_solutions(&dir);
+    let v = json(&["hextris", "score", "-f", "6", sample.to_str().unwrap(), "--json"]);
+    assert_eq!(v["seeds"][0]["move_score"], 3261);
+    assert_eq!(v["seeds"][0]["power_score"], 0);
+    assert_eq!(v["missing_seeds"], 49);
+    // Floor of the mean over the 50 seeds, the 49 missing ones counting 0.
+    assert_eq!(v["score"], 3261 / 50);
+    let text = stdout(&tessera(&["hextris", "score", "-f", "6", sample.to_str().unwrap()]));
+    assert!(text.contains("score   3261") && text.contains("problem 6: score 65"), "{text}");
+}
+
+#[test]
+fn solve_writes_solutions_that_the_scorer_accepts() {
+    let dir = scratch("hextris-solve");
+    let out = tessera(&["hextris", "solve", "-f", "1", "-f", "problem_3", "-t", "2", "-c", "1", "--tag", "t", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = list.as_array().unwrap();
+    // Problem 1 has one seed, problem 3 five.
+    assert_eq!(list.len(), 6);
+    assert!(list.iter().all(|s| s["tag"].as_str().unwrap().starts_with("t ")), "{list:?}");
+    let file = dir.join("solutions.json");
+    std::fs::write(&file, &out.stdout).unwrap();
+    for (problem, seeds) in [("1", 1), ("3", 5)] {
+        let v = json(&["hextris", "score", "-f", problem, file.to_str().unwrap(), "--json"]);
+        assert_eq!(v["seeds"].as_array().unwrap().len(), seeds);
+        assert_eq!(v["missing_seeds"], 0);
+        for s in v["seeds"].as_array().unwrap() {
+            assert_eq!(s["error"], Value::Null, "{s}");
+            assert!(s["move_score"].as_u64().unwrap() > 0, "{s}");
+        }
+        assert!(v["score"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn solve_uses_the_phrases_it_is_given() {
+    let out = tessera(&["hextris", "solve", "-f", "1", "-t", "1", "-c", "1", "-p", "ei!", "-p", "Ia! Ia!", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dir = scratch("hextris-phrases");
+    let file = dir.join("s.json");
+    std::fs::write(&file, &out.stdout).unwrap();
+    let v = json(&["hextris", "score", "-f", "1", file.to_str().unwrap(), "-p", "ei!", "-p", "Ia! Ia!", "--json"]);
+    let seed = &v["seeds"][0];
+    assert_eq!(seed["error"], Value::Null);
+    assert!(seed["power_score"].as_u64().unwrap() >= 300 + 2 * 3, "{seed}");
+}
+
+#[test]
+fn show_replays_and_draws() {
+    let dir = scratch("hextris-show");
+    let sample = sample_solutions(&dir);
+    let svg = dir.join("p6.svg");
+    let out = tessera(&[
+        "hextris",
+        "show",
+        "-f",
+        "6",
+        "--seed",
+        "0",
+        sample.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("3261"), "{text}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg") && picture.contains("</svg>"));
+    // No solution: the starting board.
+    let out = tessera(&["hextris", "show", "-f", "6"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn stats_lists_the_25_problems() {
+    let v = json(&["hextris", "stats", "--json"]);
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 25);
+    let text = stdout(&tessera(&["hextris", "stats"]));
+    assert_eq!(text.lines().count(), 26, "{text}");
+}
+
+#[test]
+fn eval_reports_each_problem_against_the_contest() {
+    let v = json(&["hextris", "eval", "-f", "1", "-f", "0", "-t", "0.5", "-c", "1", "--json"]);
+    let text = v.to_string();
+    assert!(text.contains("\"problem\":1") && text.contains("\"problem\":0"), "{text}");
+}
+
+#[test]
+fn bad_input_gets_one_error_line_and_a_failure() {
+    let dir = scratch("hextris-bad");
+    let sample = sample_solutions(&dir);
+    let sample = sample.to_str().unwrap();
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "{").unwrap();
+    let broken = broken.to_str().unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["hextris", "score", "-f", "6", "no-such-file.json"],
+        vec!["hextris", "score", "-f", "6", broken],
+        vec!["hextris", "score", "-f", "99", sample],
+        vec!["hextris", "score", "-f", "6", "-p", "", sample],
+        vec!["hextris", "score", "-f", "6", "-p", "a~b", sample],
+        vec!["hextris", "show", "-f", "6", "--seed", "12345", sample],
+        vec!["hextris", "solve", "-f", broken, "-t", "1"],
+        vec!["hextris", "eval", "--problems", "no-such-dir"],
+    ];
+    for args in cases {
+        let out = tessera(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // Impossible parameters are caught by the argument parser (exit 2).
+    for args in [["hextris", "solve", "-f", "6", "-t", "0"], ["hextris", "solve", "-f", "6", "-c", "0"]] {
+        let out = tessera(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn play_takes_commands_from_stdin_and_saves_a_valid_solution() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = scratch("hextris-play");
+    let saved = dir.join("played.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["hextris", "play", "-f", "6", "--save", saved.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A phrase, a refused move back, an unknown key, an undo, then straight down for a while.
+    let input = format!("Ei!\nb\n~\n:u 1\n{}\n:s\n:q\n", "al".repeat(40));
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("not a command") && text.contains("took back 1 commands"), "{text}");
+    assert!(text.contains("final: score"), "{text}");
+    let v = json(&["hextris", "score", "-f", "6", saved.to_str().unwrap(), "--json"]);
+    let seed = &v["seeds"][0];
+    assert_eq!(seed["error"], Value::Null, "{seed}");
+    assert!(seed["locked"].as_u64().unwrap() >= 1, "{seed}");
+}
