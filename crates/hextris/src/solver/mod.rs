@@ -7,6 +7,7 @@
 //! more than the seed's best so far; each seed keeps its best game as the judge scores it.
 
 pub mod beam;
+pub mod bridge;
 pub mod features;
 pub mod power;
 pub mod tune;
@@ -22,6 +23,7 @@ use crate::judge::{Verdict, score};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
 use beam::Plan;
+use bridge::Carry;
 pub use features::{Portfolio, Weights};
 use power::Speller;
 
@@ -104,12 +106,32 @@ impl<'p> Solver<'p> {
         let mut used = vec![false; phrases.len()];
         let mut state = State::new(self.problem);
         let mut text = Vec::new();
+        let mut carry: Option<Carry> = None;
         for (k, &p) in plan.locks.iter().enumerate() {
             let unit = &self.rules.units[source[k]];
-            let t = if budget.clone().expired() {
+            let t = if budget.clone().expired() && carry.is_none() {
                 Speller::plain(&self.rules, &state.board, unit, p)
             } else {
-                speller.spell(&self.rules, &state.board, unit, p, &used)
+                let mut after = state.clone();
+                after.lock(&self.rules, source[k], p);
+                let bridges = match plan.locks.get(k + 1) {
+                    Some(&next) if !budget.clone().expired() => bridge::bridges(
+                        &self.rules,
+                        phrases,
+                        &used,
+                        &after.board,
+                        &self.rules.units[source[k + 1]],
+                        next,
+                    ),
+                    _ => Vec::new(),
+                };
+                let start = carry.take().unwrap_or_else(|| Carry::spawn(unit));
+                let (t, b) = speller.spell_with(&self.rules, &state.board, unit, p, &used, start, &bridges);
+                if let Some(b) = b {
+                    used[bridges[b].phrase] = true;
+                    carry = Some(bridges[b].carry.clone());
+                }
+                t
             };
             text.extend_from_slice(&t);
             let counts = phrases.counts(std::str::from_utf8(&t).unwrap_or(""));

@@ -19,6 +19,7 @@
 //! plan forgot, and then the rest is planned again from where the unit stands (a few times at
 //! most, then the unit takes the plain shortest path).
 
+use super::bridge::{Bridge, Carry, free_path};
 use crate::command::Command;
 use crate::engine::{Board, Pos, Reach, Rules, Unit};
 use crate::phrase::Phrases;
@@ -59,6 +60,8 @@ enum Segment {
     Phrase(u16),
     /// A phrase whose last command locks the unit.
     LockingPhrase(u16),
+    /// The head of a phrase that the next unit finishes (see [`super::bridge`]).
+    Bridge(u16),
     Row(Pos),
     Lock,
 }
@@ -118,16 +121,47 @@ impl Speller {
     /// The text for `unit` from its spawn to a lock at `target` (reachable on `board`): the
     /// locking command last. `used[i]` says whether phrase `i` already occurs in the game.
     pub fn spell(&mut self, rules: &Rules, board: &Board, unit: &Unit, target: Pos, used: &[bool]) -> Vec<u8> {
+        self.spell_with(rules, board, unit, target, used, Carry::spawn(unit), &[]).0
+    }
+
+    /// [`Speller::spell`] for a unit that starts as `carry` says (its text starts with the
+    /// carry's), which may end with the head of one of `bridges`: returns the text and which
+    /// bridge, if one; the next unit must then start from that bridge's carry.
+    #[allow(clippy::too_many_arguments)]
+    pub fn spell_with(
+        &mut self,
+        rules: &Rules,
+        board: &Board,
+        unit: &Unit,
+        target: Pos,
+        used: &[bool],
+        carry: Carry,
+        bridges: &[Bridge],
+    ) -> (Vec<u8>, Option<usize>) {
         let reach = Reach::new(rules, board, unit);
-        let mut walker = Walker { text: Vec::new(), at: unit.spawn, row: vec![unit.spawn] };
+        let start = Walker { text: carry.text.clone(), at: carry.at, row: carry.row.clone() };
+        let mut walker = start.clone();
         for _ in 0..ATTEMPTS {
             let blocked: Vec<Pos> = walker.row.iter().copied().filter(|&p| p != walker.at).collect();
-            let Some(segments) = self.search(&reach, unit, walker.at, &blocked, target, used) else { break };
-            if walker.follow(&reach, unit, target, &segments, &self.phrases) {
-                return walker.text;
+            let Some(segments) = self.search(&reach, unit, walker.at, &blocked, target, used, bridges) else { break };
+            if walker.follow(&reach, unit, target, &segments, &self.phrases, bridges) {
+                let bridge = match segments.last() {
+                    Some(Segment::Bridge(b)) => Some(*b as usize),
+                    _ => None,
+                };
+                return (walker.text, bridge);
             }
         }
-        plain_text(&reach, unit, target)
+        // The shortest way from where the unit started (its carry kept), or else from its spawn.
+        let mut walker = start;
+        let blocked: Vec<Pos> = walker.row.iter().copied().filter(|&p| p != walker.at).collect();
+        if let Some(path) = free_path(&reach, unit, walker.at, &blocked, target)
+            && let Some(lock) = reach.locking(target).next()
+        {
+            walker.text.extend(path.iter().chain([&lock]).map(|c| c.letter() as u8));
+            return (walker.text, None);
+        }
+        (plain_text(&reach, unit, target), None)
     }
 
     /// The plain text for `unit` to lock at `target`: the shortest path and a locking command.
@@ -137,6 +171,7 @@ impl Speller {
 
     /// The longest path from `start` to a lock at `target`; `blocked` are cells of the start's
     /// row already used. Returns the segments in order.
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         reach: &Reach,
@@ -145,6 +180,7 @@ impl Speller {
         blocked: &[Pos],
         target: Pos,
         used: &[bool],
+        bridges: &[Bridge],
     ) -> Option<Vec<Segment>> {
         let n = reach.keys();
         let layers = if used.iter().all(|&u| u) { 1 } else { 2 };
@@ -162,7 +198,7 @@ impl Speller {
         self.back[s] = Back::Start;
         let ty = target.y as i32;
         let kt = reach.key(target)?;
-        let mut end: (i64, usize, Option<u16>) = (NONE, 0, None);
+        let mut end: (i64, usize, Segment) = (NONE, 0, Segment::Lock);
         let (mut forbid, mut suffix) = (Vec::new(), Vec::new());
         for y in start.y as i32..=ty {
             let row: Vec<Pos> = reach.reachable_in_row(y).collect();
@@ -177,7 +213,7 @@ impl Speller {
                         continue;
                     }
                     if kq == base + kt && here > end.0 {
-                        end = (here, kq, None);
+                        end = (here, kq, Segment::Lock);
                     }
                     if y < ty {
                         for cmd in [Command::SW, Command::SE] {
@@ -218,8 +254,19 @@ impl Speller {
                                 let k = to_base + reach.key(to)?;
                                 self.relax(k, gain, Back::Phrase { from: kq as u32, phrase: i as u16 });
                             }
-                            Walk::Locks(at) if at == target && gain > end.0 => end = (gain, kq, Some(i as u16)),
+                            Walk::Locks(at) if at == target && gain > end.0 => {
+                                end = (gain, kq, Segment::LockingPhrase(i as u16));
+                            }
                             _ => {}
+                        }
+                    }
+                    // Heads of phrases the next unit finishes: new phrases, bonus and all.
+                    for (b, bridge) in bridges.iter().enumerate() {
+                        let gain = here + 300 + 2 * self.phrases[bridge.phrase].text.len() as i64;
+                        if gain > end.0
+                            && walk(reach, unit, q, &bridge.head, ty, &forbid, &mut self.seen) == Walk::Locks(target)
+                        {
+                            end = (gain, kq, Segment::Bridge(b as u16));
                         }
                     }
                 }
@@ -228,7 +275,7 @@ impl Speller {
         if end.0 == NONE {
             return None;
         }
-        let mut segments = vec![end.2.map_or(Segment::Lock, Segment::LockingPhrase)];
+        let mut segments = vec![end.2];
         let mut k = end.1;
         loop {
             match self.back[k] {
@@ -404,7 +451,15 @@ impl Walker {
 
     /// Follows `segments`; `true` once the unit is locked at `target`. On failure the walker
     /// stands after the last segment that went through.
-    fn follow(&mut self, reach: &Reach, unit: &Unit, target: Pos, segments: &[Segment], phrases: &[Phrase]) -> bool {
+    fn follow(
+        &mut self,
+        reach: &Reach,
+        unit: &Unit,
+        target: Pos,
+        segments: &[Segment],
+        phrases: &[Phrase],
+        bridges: &[Bridge],
+    ) -> bool {
         for (s, seg) in segments.iter().enumerate() {
             let saved = (self.text.len(), self.at, self.row.clone());
             let ok = match *seg {
@@ -425,12 +480,25 @@ impl Walker {
                         && self.at == target
                         && !reach.is_valid(unit.step(target, *last))
                 }
+                Segment::Bridge(b) => {
+                    let bridge = &bridges[b as usize];
+                    let (last, moves) = bridge.head.split_last().expect("heads are not empty");
+                    self.text.extend_from_slice(&bridge.head_text);
+                    moves.iter().all(|&c| self.go(reach, unit, c))
+                        && self.at == target
+                        && !reach.is_valid(unit.step(target, *last))
+                }
                 Segment::Row(to) => {
                     // Keep clear of where the next phrase goes in this row.
                     let mut avoid = self.row.clone();
-                    if let Some(Segment::Phrase(i) | Segment::LockingPhrase(i)) = segments.get(s + 1) {
+                    let next: &[Command] = match segments.get(s + 1) {
+                        Some(Segment::Phrase(i) | Segment::LockingPhrase(i)) => &phrases[*i as usize].commands,
+                        Some(Segment::Bridge(b)) => &bridges[*b as usize].head,
+                        _ => &[],
+                    };
+                    {
                         let mut p = to;
-                        for &cmd in phrases[*i as usize].commands.iter().take_while(|c| !c.is_down()) {
+                        for &cmd in next.iter().take_while(|c| !c.is_down()) {
                             p = unit.step(p, cmd);
                             avoid.push(p);
                         }

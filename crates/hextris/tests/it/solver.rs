@@ -87,3 +87,23 @@ fn problem_small() -> Problem {
     )
     .unwrap()
 }
+
+#[test]
+fn phrases_longer_than_the_board_is_high_are_split_across_locks() {
+    // Problem 8 is 8 rows high: a phrase with more moves down than that can only be spelled by
+    // two units, its head locking the first.
+    let p = problem(8);
+    let settings = Settings::default();
+    let solver = Solver::new(&p, &settings).unwrap();
+    let seed = p.source_seeds[0];
+    let game = solver.play(seed, 0, 1, &mut Budget::unlimited());
+    let v = score(&p, seed, &game.text, &settings.phrases);
+    assert_eq!(v.error, None);
+    let phrases = &settings.phrases;
+    let downs = |name: &str| {
+        let i = (0..phrases.len()).find(|&i| phrases.name(i) == name).unwrap();
+        phrases.commands(i).iter().filter(|c| c.is_down()).count()
+    };
+    let split: Vec<&String> = v.phrases.iter().filter(|name| downs(name) >= p.height).collect();
+    assert!(!split.is_empty(), "no phrase crosses a lock: {:?}", v.phrases);
+}
