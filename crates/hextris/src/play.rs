@@ -29,7 +29,7 @@ pub enum Effect {
     Unknown(char),
     /// Refused: the game is over.
     Over,
-    /// Whitespace, skipped.
+    /// A tab or a line end, skipped (a space is a move).
     Ignored,
 }
 
@@ -67,7 +67,8 @@ impl<'p> Session<'p> {
 
     /// Types one character.
     pub fn key(&mut self, ch: char) -> Effect {
-        if ch.is_whitespace() {
+        // A space is a command (south-east); tabs and line ends are not.
+        if crate::command::is_ignored(ch) {
             return Effect::Ignored;
         }
         let Some(cmd) = Command::from_char(ch) else { return Effect::Unknown(ch) };
@@ -152,7 +153,11 @@ pub fn keys() -> String {
         ("turn clockwise", Command::CW),
         ("turn counter-clockwise", Command::CCW),
     ];
-    moves.iter().map(|(name, c)| format!("  {:<24}{}\n", name, c.chars())).collect()
+    let shown = |c: &Command| match c.chars().replace(' ', "") {
+        s if s.len() < c.chars().len() => format!("{s} and space"),
+        s => s,
+    };
+    moves.iter().map(|(name, c)| format!("  {:<24}{}\n", name, shown(c))).collect()
 }
 
 #[cfg(test)]
@@ -167,7 +172,7 @@ mod tests {
         assert_eq!(s.key('p'), Effect::Moved); // west
         assert_eq!(s.key('b'), Effect::Repeat('b')); // back east: the position it came from
         assert_eq!(s.key('~'), Effect::Unknown('~'));
-        assert_eq!(s.key(' '), Effect::Ignored);
+        assert_eq!(s.key('\t'), Effect::Ignored);
         // Drop the unit straight down until it locks.
         let mut locked = false;
         for _ in 0..p.height * 2 {
@@ -194,9 +199,9 @@ mod tests {
     fn phrases_typed_are_scored() {
         let p = builtin::problem(6).unwrap();
         let mut s = Session::new(&p, 0, Phrases::official());
-        let effects = s.line("Ei!");
+        let effects = s.line("Ei! Ia! Ia!");
         assert!(effects.iter().all(|e| matches!(e, Effect::Moved | Effect::Locked(_))), "{effects:?}");
-        assert_eq!(s.verdict().power_score, 300 + 2 * 3);
+        assert_eq!(s.verdict().power_score, 300 + 2 * 3 + 300 + 2 * 7);
         assert!(keys().contains("south-west"));
     }
 }

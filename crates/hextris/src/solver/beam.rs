@@ -5,7 +5,7 @@
 //! phrase points expected from the rows moved down, and the board's features), and keeps the
 //! best `width` distinct boards.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 
 use tessera_core::runtime::{Budget, Stop};
@@ -74,6 +74,11 @@ pub fn plan(
         let mut cache = RowCache::default();
         let mut deepest: HashMap<u64, Pos, Fast> = HashMap::default();
         for (i, node) in layer.iter().enumerate() {
+            // Wide beams take long per unit: look at the clock within the layer too.
+            if i % 64 == 63 && budget.should_stop(0) {
+                stopped = true;
+                break;
+            }
             let reach = Reach::new(rules, &node.state.board, unit);
             // One placement per set of cells: the deepest pivot (the most rows to spell on).
             deepest.clear();
@@ -110,21 +115,24 @@ pub fn plan(
                 cands.push(Candidate { value, parent: i as u32, pos: p, hash: hash_rows(board.rows()) });
             }
         }
+        if stopped {
+            history.pop();
+            break;
+        }
         if cands.is_empty() {
             layer.clear();
             break;
         }
         cands.sort_unstable_by(|a, b| b.value.total_cmp(&a.value));
-        let mut seen = Vec::with_capacity(width);
+        let mut seen: HashSet<u64, Fast> = HashSet::with_capacity_and_hasher(width, Fast::default());
         let mut next = Vec::with_capacity(width);
         for c in cands {
             if next.len() == width {
                 break;
             }
-            if seen.contains(&c.hash) {
+            if !seen.insert(c.hash) {
                 continue;
             }
-            seen.push(c.hash);
             let parent = &layer[c.parent as usize];
             let mut state = parent.state.clone();
             state.lock(rules, unit_index, c.pos);

@@ -10,9 +10,14 @@
 //! way down; across a lock they do. The judge reads the solution as one text, so a phrase split
 //! this way scores like any other, first-use bonus included.
 //!
-//! A [`Bridge`] is checked on the next unit's side before it is offered to the speller: the
-//! suffix must be legal moves from the next unit's spawn (on the board after the lock), and the
-//! next unit's planned lock position must stay reachable from where the suffix leaves it.
+//! A phrase may cross two locks as well: the middle unit spells a stretch from its spawn that
+//! ends exactly at its planned lock position with a command that locks it there, and the unit
+//! after it spells the rest. That is how the 51-character phrases fit on boards 15 rows high.
+//!
+//! A [`Bridge`] is checked on the side of the units after the lock before it is offered to the
+//! speller: the rest must be legal moves from their spawns (on the boards after the locks), and
+//! (for the bridge the speller picks) the last unit's planned lock position must stay reachable
+//! from where the phrase leaves it.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -32,8 +37,10 @@ pub struct Bridge {
     pub head: Vec<Command>,
     /// The characters of that part.
     pub head_text: Vec<u8>,
-    /// Where the next unit starts its own way down.
+    /// Where the next unit starts its own way down (or, if the carry is `locked`, its whole text).
     pub carry: Carry,
+    /// For a phrase that crosses two locks: where the unit after the next starts.
+    pub then: Option<Carry>,
 }
 
 /// A unit that does not start at its spawn: the text already spelled for it, where it stands and
@@ -46,31 +53,60 @@ pub struct Carry {
     pub at: Pos,
     /// Positions of its current row visited, `at` included.
     pub row: Vec<Pos>,
+    /// Whether the text ends with the command that locks it at `at`: the unit is done.
+    pub locked: bool,
 }
 
 impl Carry {
     /// A unit at its spawn.
     pub fn spawn(unit: &Unit) -> Carry {
-        Carry { text: Vec::new(), at: unit.spawn, row: vec![unit.spawn] }
+        Carry { text: Vec::new(), at: unit.spawn, row: vec![unit.spawn], locked: false }
     }
 }
 
-/// The bridges that fit between the unit locking on `board` (no check on its side: the speller
-/// looks for a way to spell the head into the lock) and `next`, which must then lock at
-/// `next_target` on `next_board`. Only phrases not yet `used` are offered; for each, the
-/// [`SPLITS`] splits with the shortest heads (the next unit does the most).
+/// A unit to come: the board it will see, the unit, and where it is planned to lock.
+#[derive(Clone, Copy, Debug)]
+pub struct Next<'a> {
+    /// The board when it spawns.
+    pub board: &'a Board,
+    /// The unit.
+    pub unit: &'a Unit,
+    /// Its planned lock position.
+    pub target: Pos,
+}
+
+impl Bridge {
+    /// Whether the unit that finishes the phrase can still reach its planned lock position
+    /// afterwards: `next` is the unit after the lock, `after` the one after that.
+    pub fn holds(&self, rules: &Rules, next: Next<'_>, after: Option<Next<'_>>) -> bool {
+        let (carry, n) = match (&self.then, after) {
+            (None, _) if self.carry.locked => return true,
+            (None, _) => (&self.carry, next),
+            (Some(then), Some(after)) => (then, after),
+            (Some(_), None) => return false,
+        };
+        let reach = Reach::new(rules, n.board, n.unit);
+        free_path(&reach, n.unit, carry.at, &carry.row, n.target).is_some()
+    }
+}
+
+/// The bridges that fit between the unit locking now (no check on its side: the speller looks
+/// for a way to spell the head into the lock) and `next`, and perhaps `after` (the unit after
+/// it). Only phrases not yet `used` are offered; for each, the [`SPLITS`] splits with the
+/// shortest heads (the next units do the most).
 pub fn bridges(
     rules: &Rules,
     phrases: &Phrases,
     used: &[bool],
-    next_board: &Board,
-    next: &Unit,
-    next_target: Pos,
+    next: Next<'_>,
+    after: Option<Next<'_>>,
 ) -> Vec<Bridge> {
-    if used.iter().all(|&u| u) || !rules.fits(next_board, next, next.spawn) {
+    if used.iter().all(|&u| u) || !rules.fits(next.board, next.unit, next.unit.spawn) {
         return Vec::new();
     }
-    let reach = Reach::new(rules, next_board, next);
+    let reach = Reach::new(rules, next.board, next.unit);
+    let reach_after =
+        after.filter(|a| rules.fits(a.board, a.unit, a.unit.spawn)).map(|a| (Reach::new(rules, a.board, a.unit), a));
     let mut out = Vec::new();
     for (phrase, _) in used.iter().enumerate().filter(|(_, u)| !**u) {
         let commands = phrases.commands(phrase);
@@ -78,10 +114,22 @@ pub fn bridges(
         // Split before command `i + 1`: the head is commands 0..=i, `i` locking.
         let mut found = 0;
         for i in 0..commands.len().saturating_sub(1) {
-            let Some(carry) = suffix(&reach, next, &commands[i + 1..], &text[i + 1..], next_target) else {
-                continue;
+            let (carry, rest) = match walk(&reach, next.unit, &commands[i + 1..], &text[i + 1..], next.target) {
+                Walked::All(carry) => (carry, None),
+                // The middle unit locks where it is planned to: the unit after it goes on.
+                Walked::Locked(carry, j) if j + 1 < commands.len() - i - 1 => (carry, Some(i + 1 + j + 1)),
+                Walked::Locked(carry, _) => (carry, None),
+                Walked::Fails => continue,
             };
-            out.push(Bridge { phrase, head: commands[..=i].to_vec(), head_text: text[..=i].to_vec(), carry });
+            let then = match (rest, &reach_after) {
+                (None, _) => None,
+                (Some(r), Some((reach2, a))) => match walk(reach2, a.unit, &commands[r..], &text[r..], a.target) {
+                    Walked::All(c) => Some(c),
+                    _ => continue,
+                },
+                (Some(_), None) => continue,
+            };
+            out.push(Bridge { phrase, head: commands[..=i].to_vec(), head_text: text[..=i].to_vec(), carry, then });
             found += 1;
             if found == SPLITS {
                 break;
@@ -91,14 +139,34 @@ pub fn bridges(
     out
 }
 
-/// Walks `commands` from the spawn; the carry if every one is a legal new move and `target` can
-/// still be reached afterwards.
-fn suffix(reach: &Reach, unit: &Unit, commands: &[Command], text: &[u8], target: Pos) -> Option<Carry> {
+/// What walking a stretch of a phrase from a unit's spawn gave.
+enum Walked {
+    /// Every command moved it.
+    All(Carry),
+    /// Command `j` locked it at its planned position (the carry is `locked`).
+    Locked(Carry, usize),
+    /// It locked elsewhere, repeated a position or went below the planned row.
+    Fails,
+}
+
+/// Walks `commands` from the spawn, never below `target`'s row. (Whether `target` can still be
+/// reached from where it ends is checked only for the bridge the speller picks: see
+/// [`Bridge::holds`].)
+fn walk(reach: &Reach, unit: &Unit, commands: &[Command], text: &[u8], target: Pos) -> Walked {
     let mut carry = Carry::spawn(unit);
-    for &cmd in commands {
+    for (j, &cmd) in commands.iter().enumerate() {
         let next = unit.step(carry.at, cmd);
-        if !reach.is_valid(next) || next.y > target.y || (!cmd.is_down() && carry.row.contains(&next)) {
-            return None;
+        if !reach.is_valid(next) {
+            // A turn of a unit of period 1 is a repeat, never a lock (and is valid, so not here).
+            if carry.at == target {
+                carry.text = text[..=j].to_vec();
+                carry.locked = true;
+                return Walked::Locked(carry, j);
+            }
+            return Walked::Fails;
+        }
+        if next.y > target.y || (!cmd.is_down() && carry.row.contains(&next)) {
+            return Walked::Fails;
         }
         if cmd.is_down() {
             carry.row.clear();
@@ -106,9 +174,8 @@ fn suffix(reach: &Reach, unit: &Unit, commands: &[Command], text: &[u8], target:
         carry.row.push(next);
         carry.at = next;
     }
-    free_path(reach, unit, carry.at, &carry.row, target)?;
     carry.text = text.to_vec();
-    Some(carry)
+    Walked::All(carry)
 }
 
 /// A shortest way from `from` to `target` that never enters `row` (positions of `from`'s row

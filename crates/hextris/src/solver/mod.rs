@@ -106,32 +106,26 @@ impl<'p> Solver<'p> {
         let mut used = vec![false; phrases.len()];
         let mut state = State::new(self.problem);
         let mut text = Vec::new();
-        let mut carry: Option<Carry> = None;
+        // Where the next units start when a phrase crosses locks (see [`bridge`]).
+        let (mut carry, mut then): (Option<Carry>, Option<Carry>) = (None, None);
         for (k, &p) in plan.locks.iter().enumerate() {
             let unit = &self.rules.units[source[k]];
-            let t = if budget.clone().expired() && carry.is_none() {
-                Speller::plain(&self.rules, &state.board, unit, p)
-            } else {
-                let mut after = state.clone();
-                after.lock(&self.rules, source[k], p);
-                let bridges = match plan.locks.get(k + 1) {
-                    Some(&next) if !budget.clone().expired() => bridge::bridges(
-                        &self.rules,
-                        phrases,
-                        &used,
-                        &after.board,
-                        &self.rules.units[source[k + 1]],
-                        next,
-                    ),
-                    _ => Vec::new(),
-                };
-                let start = carry.take().unwrap_or_else(|| Carry::spawn(unit));
-                let (t, b) = speller.spell_with(&self.rules, &state.board, unit, p, &used, start, &bridges);
-                if let Some(b) = b {
-                    used[bridges[b].phrase] = true;
-                    carry = Some(bridges[b].carry.clone());
+            let t = match carry.take() {
+                // The middle of a phrase that crosses two locks: the whole text is given.
+                Some(c) if c.locked => {
+                    carry = then.take();
+                    c.text
                 }
-                t
+                None if budget.clone().expired() => Speller::plain(&self.rules, &state.board, unit, p),
+                start => {
+                    let start = start.unwrap_or_else(|| Carry::spawn(unit));
+                    let (t, b) = self.spell_unit(&mut speller, &state, &source, k, plan, &used, start, budget);
+                    if let Some(b) = b {
+                        used[b.phrase] = true;
+                        (carry, then) = (Some(b.carry), b.then);
+                    }
+                    t
+                }
             };
             text.extend_from_slice(&t);
             let counts = phrases.counts(std::str::from_utf8(&t).unwrap_or(""));
@@ -147,6 +141,51 @@ impl<'p> Solver<'p> {
             verdict = score(self.problem, seed, &text, phrases);
         }
         (text, verdict)
+    }
+
+    /// Spells unit `k` from `start`, offered the bridges to the next units: the text, and the
+    /// bridge if it ends with the head of a phrase the next units finish.
+    #[allow(clippy::too_many_arguments)]
+    fn spell_unit(
+        &self,
+        speller: &mut Speller,
+        state: &State,
+        source: &[usize],
+        k: usize,
+        plan: &Plan,
+        used: &[bool],
+        start: Carry,
+        budget: &Budget,
+    ) -> (Vec<u8>, Option<bridge::Bridge>) {
+        let (rules, p) = (&self.rules, plan.locks[k]);
+        let unit = &rules.units[source[k]];
+        // The boards the next two units will see, if the plan has them.
+        let mut boards = Vec::new();
+        let mut after = state.clone();
+        let ahead = (k + 2).min(plan.locks.len() - 1).saturating_sub(k);
+        for (&u, &at) in source[k..].iter().zip(&plan.locks[k..]).take(ahead) {
+            after.lock(rules, u, at);
+            boards.push(after.board.clone());
+        }
+        let next = |i: usize| {
+            boards.get(i).map(|board| bridge::Next {
+                board,
+                unit: &rules.units[source[k + 1 + i]],
+                target: plan.locks[k + 1 + i],
+            })
+        };
+        let bridges = match next(0) {
+            Some(n) if !budget.clone().expired() => bridge::bridges(rules, &self.settings.phrases, used, n, next(1)),
+            _ => Vec::new(),
+        };
+        let (t, b) = speller.spell_with(rules, &state.board, unit, p, used, start.clone(), &bridges);
+        match b {
+            Some(b) if bridges[b].holds(rules, next(0).expect("bridges need a next unit"), next(1)) => {
+                (t, Some(bridges[b].clone()))
+            }
+            Some(_) => (speller.spell_with(rules, &state.board, unit, p, used, start, &[]).0, None),
+            None => (t, None),
+        }
     }
 
     /// Plans and spells one game.
@@ -252,25 +291,34 @@ pub fn solve(
             |_, j, _| {
                 let mut mine = plans[j].clone();
                 mine.sort_by(|a, b| promise(&b.1).total_cmp(&promise(&a.1)));
-                let Some((k, plan)) = mine.first() else { return true };
+                if width == 1
+                    && let Some(b) = lock(&best).get_mut(j)
                 {
+                    b.ranked = mine.iter().map(|(k, _)| *k).collect();
+                }
+                // The plan that promises most is spelled if it promises more than the seed's
+                // best; when spelling is cheap (a few units), the others are spelled as well,
+                // since what phrases fit is known only once spelled.
+                let mut cheap = false;
+                for (v, (k, plan)) in mine.iter().enumerate() {
+                    {
+                        let b = &lock(&best)[j];
+                        let worth = v == 0 && promise(plan) > b.promise || cheap;
+                        if b.game.is_some() && (!worth || budget.clone().expired()) {
+                            break;
+                        }
+                    }
+                    let started = Instant::now();
+                    let (text, verdict) = solver.spell(seeds[j], plan, budget);
+                    cheap = started.elapsed().as_secs_f64() < CHEAP_SPELL;
+                    let game = Game { seed: seeds[j], text, verdict, width, weights: *k, partial: plan.stopped };
                     let mut all = lock(&best);
                     let b = &mut all[j];
-                    if width == 1 {
-                        b.ranked = mine.iter().map(|(k, _)| *k).collect();
+                    b.promise = b.promise.max(promise(plan));
+                    if b.game.as_ref().is_none_or(|g| game.verdict.score > g.verdict.score) {
+                        b.game = Some(game);
+                        *lock(&improved) += 1;
                     }
-                    if b.game.is_some() && (promise(plan) <= b.promise || budget.clone().expired()) {
-                        return true;
-                    }
-                }
-                let (text, verdict) = solver.spell(seeds[j], plan, budget);
-                let game = Game { seed: seeds[j], text, verdict, width, weights: *k, partial: plan.stopped };
-                let mut all = lock(&best);
-                let b = &mut all[j];
-                b.promise = b.promise.max(promise(plan));
-                if b.game.as_ref().is_none_or(|g| game.verdict.score > g.verdict.score) {
-                    b.game = Some(game);
-                    *lock(&improved) += 1;
                 }
                 true
             },
@@ -300,6 +348,9 @@ pub fn solve(
         })
         .collect())
 }
+
+/// Seconds under which spelling a game counts as cheap: then every plan of a round is spelled.
+const CHEAP_SPELL: f64 = 0.02;
 
 /// The points a plan promises; a plan stopped before the end of its game promises nothing
 /// beyond what it has.

@@ -10,10 +10,13 @@
 //! moves down) towards the rows below. A phrase may also end the unit: its last command then
 //! locks it where it stands.
 //!
-//! The first occurrence of a phrase in a game is worth 300 more. The search runs on two layers:
-//! on the first no new phrase has been spelled yet, and any phrase new to the game leads to the
-//! second, where new phrases count `2 len` only; so at most one new phrase per unit is counted
-//! (the rest of the game gives the others their turn), and never twice.
+//! The first occurrence of a phrase in a game is worth 300 more. The search runs on layers: on
+//! the first no phrase new to the game has been spelled yet, and a new phrase lifts a way to the
+//! next layer, with its bonus; each way remembers which new phrases it spelled, so none is
+//! counted twice. A unit's way may spell two new phrases, and a third if that one locks it.
+//!
+//! Overlapping occurrences count: "ia! ia!" ends with its own beginning, so "ia! ia! ia!" holds
+//! it twice. Such chains are offered to units that cannot turn, which have few other phrases.
 //!
 //! The plan is then carried out move by move; a walk within a row may still run into a cell the
 //! plan forgot, and then the rest is planned again from where the unit stands (a few times at
@@ -21,6 +24,7 @@
 
 use super::bridge::{Bridge, Carry, free_path};
 use crate::command::Command;
+use crate::engine::reach::undo;
 use crate::engine::{Board, Pos, Reach, Rules, Unit};
 use crate::phrase::Phrases;
 
@@ -36,6 +40,12 @@ struct Phrase {
     /// Whether spelling it again is worth trying: its points per row moved down are close to
     /// the best phrase's, or it needs no turn (units that cannot turn have few phrases).
     repeat: bool,
+    /// The phrase of power it spells (chains spell one several times).
+    base: usize,
+    /// Its points: `2 len` of the base phrase per occurrence.
+    points: i64,
+    /// A chain: tried only by units that cannot turn, which have few other phrases.
+    chain: bool,
 }
 
 /// How a position (on a layer) got its best score.
@@ -73,6 +83,11 @@ const REPEAT_SHARE: f64 = 0.7;
 /// How many of the last cells of a walk within a row a phrase starting there keeps clear of
 /// (phrases move within their first row a few times at most).
 const WALK_MEMORY: usize = 6;
+/// The longest chain of overlapping occurrences tried (see [`chains`]).
+const CHAIN: usize = 10;
+/// Phrases new to the game that one unit's way down may spell, besides one that ends it.
+const MAX_NEW: usize = 2;
+const NO_PHRASE: u16 = u16::MAX;
 /// Plans carried out before the unit falls back to the plain path.
 const ATTEMPTS: usize = 4;
 
@@ -86,6 +101,8 @@ pub struct Speller {
     entry: Vec<u32>,
     /// The previous position on the walk from the row's entry (the entry itself for entries).
     parent: Vec<u32>,
+    /// Per layer and key: the phrases new to the game that the best way there spelled.
+    new: Vec<[u16; MAX_NEW]>,
     stamp: Vec<u32>,
     round: u32,
     seen: Vec<Pos>,
@@ -98,10 +115,12 @@ impl Speller {
             .map(|i| {
                 let commands = phrases.commands(i);
                 let downs = commands.iter().filter(|c| c.is_down()).count();
-                Phrase { text: phrases.text(i).to_vec(), commands, downs, repeat: true }
+                let points = 2 * commands.len() as i64;
+                Phrase { text: phrases.text(i).to_vec(), commands, downs, repeat: true, base: i, points, chain: false }
             })
             .collect();
-        let rate = |p: &Phrase| 2.0 * p.text.len() as f64 / p.downs.max(1) as f64;
+        phrases.extend(chains(&phrases));
+        let rate = |p: &Phrase| p.points as f64 / p.downs.max(1) as f64;
         let best = phrases.iter().map(rate).fold(0.0, f64::max);
         for p in &mut phrases {
             p.repeat = rate(p) >= REPEAT_SHARE * best || !p.commands.iter().any(|c| c.is_turn());
@@ -112,6 +131,7 @@ impl Speller {
             back: Vec::new(),
             entry: Vec::new(),
             parent: Vec::new(),
+            new: Vec::new(),
             stamp: Vec::new(),
             round: 0,
             seen: Vec::new(),
@@ -183,13 +203,16 @@ impl Speller {
         bridges: &[Bridge],
     ) -> Option<Vec<Segment>> {
         let n = reach.keys();
-        let layers = if used.iter().all(|&u| u) { 1 } else { 2 };
+        // Layer l: l phrases new to the game spelled so far by this unit.
+        let layers = 1 + used.iter().filter(|&&u| !u).count().min(MAX_NEW);
         self.best.clear();
         self.best.resize(layers * n, NONE);
         self.back.clear();
         self.back.resize(layers * n, Back::None);
         self.entry.resize(layers * n, 0);
         self.parent.resize(layers * n, 0);
+        self.new.clear();
+        self.new.resize(layers * n, [NO_PHRASE; MAX_NEW]);
         if self.stamp.len() < layers * n {
             self.stamp.resize(layers * n, 0);
         }
@@ -199,6 +222,18 @@ impl Speller {
         let ty = target.y as i32;
         let kt = reach.key(target)?;
         let mut end: (i64, usize, Segment) = (NONE, 0, Segment::Lock);
+        // A bridge's head ends at the target, so it can only start at one position: its moves
+        // undone from the target. Sorted by that position's key.
+        let mut heads: Vec<(usize, usize)> = bridges
+            .iter()
+            .enumerate()
+            .filter_map(|(b, bridge)| {
+                let (_, moves) = bridge.head.split_last()?;
+                let from = moves.iter().rev().fold(target, |p, &c| undo(unit, p, c));
+                Some((reach.key(from).filter(|_| reach.is_reachable(from))?, b))
+            })
+            .collect();
+        heads.sort_unstable();
         let (mut forbid, mut suffix) = (Vec::new(), Vec::new());
         for y in start.y as i32..=ty {
             let row: Vec<Pos> = reach.reachable_in_row(y).collect();
@@ -219,7 +254,8 @@ impl Speller {
                         for cmd in [Command::SW, Command::SE] {
                             let to = unit.step(q, cmd);
                             if reach.is_reachable(to) {
-                                self.relax(base + reach.key(to)?, here, Back::Down { from: kq as u32, cmd });
+                                let new = self.new[kq];
+                                self.relax(base + reach.key(to)?, here, Back::Down { from: kq as u32, cmd }, new);
                             }
                         }
                     }
@@ -240,29 +276,43 @@ impl Speller {
                         forbid.push(reach.pos_of(up % n));
                         k = up;
                     }
-                    for (i, &was_used) in used.iter().enumerate() {
-                        if was_used && !self.phrases[i].repeat {
+                    for i in 0..self.phrases.len() {
+                        let (of, was_used) = (self.phrases[i].base, used[self.phrases[i].base]);
+                        if (was_used && !self.phrases[i].repeat) || (self.phrases[i].chain && unit.period != 1) {
                             continue;
                         }
-                        // A new phrase lifts the first layer to the second, with its bonus.
-                        let new = !was_used && layer == 0;
-                        let (gain, to_base) = if new { (here + 300, n) } else { (here, base) };
-                        let gain = gain + 2 * self.phrases[i].text.len() as i64;
+                        // A phrase new to the game (and to this way down) lifts the way to the
+                        // next layer, with its bonus; on the last layer only a phrase that
+                        // ends the unit still gets it.
+                        let fresh = !was_used && !self.new[kq].contains(&(of as u16));
+                        let lifts = fresh && layer + 1 < layers;
+                        let points = self.phrases[i].points;
                         let p = &self.phrases[i];
                         match walk(reach, unit, q, &p.commands, ty, &forbid, &mut self.seen) {
                             Walk::Ends(to) if p.downs > 0 => {
-                                let k = to_base + reach.key(to)?;
-                                self.relax(k, gain, Back::Phrase { from: kq as u32, phrase: i as u16 });
+                                let (gain, k) = match lifts {
+                                    true => (here + 300 + points, base + n + reach.key(to)?),
+                                    false => (here + points, base + reach.key(to)?),
+                                };
+                                let mut new = self.new[kq];
+                                if lifts {
+                                    new[layer] = of as u16;
+                                }
+                                self.relax(k, gain, Back::Phrase { from: kq as u32, phrase: i as u16 }, new);
                             }
-                            Walk::Locks(at) if at == target && gain > end.0 => {
-                                end = (gain, kq, Segment::LockingPhrase(i as u16));
+                            Walk::Locks(at) if at == target && here + points + 300 * fresh as i64 > end.0 => {
+                                end = (here + points + 300 * fresh as i64, kq, Segment::LockingPhrase(i as u16));
                             }
                             _ => {}
                         }
                     }
                     // Heads of phrases the next unit finishes: new phrases, bonus and all.
-                    for (b, bridge) in bridges.iter().enumerate() {
-                        let gain = here + 300 + 2 * self.phrases[bridge.phrase].text.len() as i64;
+                    let here_key = kq - base;
+                    let first = heads.partition_point(|&(k, _)| k < here_key);
+                    for &(_, b) in heads[first..].iter().take_while(|&&(k, _)| k == here_key) {
+                        let bridge = &bridges[b];
+                        let fresh = !self.new[kq].contains(&(bridge.phrase as u16));
+                        let gain = here + 300 * fresh as i64 + 2 * self.phrases[bridge.phrase].text.len() as i64;
                         if gain > end.0
                             && walk(reach, unit, q, &bridge.head, ty, &forbid, &mut self.seen) == Walk::Locks(target)
                         {
@@ -299,10 +349,11 @@ impl Speller {
         Some(segments)
     }
 
-    fn relax(&mut self, k: usize, value: i64, how: Back) {
+    fn relax(&mut self, k: usize, value: i64, how: Back, new: [u16; MAX_NEW]) {
         if value > self.best[k] {
             self.best[k] = value;
             self.back[k] = how;
+            self.new[k] = new;
         }
     }
 
@@ -363,6 +414,7 @@ impl Speller {
                     }
                     self.stamp[kq] = round;
                     self.best[kq] = self.best[e];
+                    self.new[kq] = self.new[e];
                     self.back[kq] = Back::Row { entry: e as u32 };
                     self.entry[kq] = e as u32;
                     self.parent[kq] = k as u32;
@@ -371,6 +423,34 @@ impl Speller {
             }
         }
     }
+}
+
+/// Chains of occurrences that overlap: a phrase whose end is also its beginning ("ia! ia!"
+/// ends with "ia!") followed by its rest, again and again, spells it once per rest added
+/// ("ia! ia! ia!" holds two). For a unit that cannot turn these are the best phrases there are.
+fn chains(phrases: &[Phrase]) -> Vec<Phrase> {
+    let mut out = Vec::new();
+    for (i, p) in phrases.iter().enumerate() {
+        let n = p.text.len();
+        let Some(overlap) = (1..n).rev().find(|&o| p.text[..o] == p.text[n - o..]) else { continue };
+        let (mut text, mut commands) = (p.text.clone(), p.commands.clone());
+        for m in 1..=CHAIN {
+            text.extend_from_slice(&p.text[overlap..]);
+            commands.extend_from_slice(&p.commands[overlap..]);
+            let downs = commands.iter().filter(|c| c.is_down()).count();
+            let points = p.points * (m as i64 + 1);
+            out.push(Phrase {
+                text: text.clone(),
+                commands: commands.clone(),
+                downs,
+                repeat: true,
+                base: i,
+                points,
+                chain: true,
+            });
+        }
+    }
+    out
 }
 
 fn plain_text(reach: &Reach, unit: &Unit, target: Pos) -> Vec<u8> {

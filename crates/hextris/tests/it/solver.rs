@@ -107,3 +107,19 @@ fn phrases_longer_than_the_board_is_high_are_split_across_locks() {
     let split: Vec<&String> = v.phrases.iter().filter(|name| downs(name) >= p.height).collect();
     assert!(!split.is_empty(), "no phrase crosses a lock: {:?}", v.phrases);
 }
+
+#[test]
+fn units_that_cannot_turn_chain_overlapping_occurrences() {
+    // A third of problem 14's units are single cells: no turn, so of the official phrases only
+    // "Ei!" and "Ia! Ia!" can be spelled; "ia! ia! ia!" holds the second twice.
+    let mut p = problem(14);
+    p.source_length = 12;
+    let settings = Settings::default();
+    let solver = Solver::new(&p, &settings).unwrap();
+    let game = solver.play(0, 0, 1, &mut Budget::unlimited());
+    let v = score(&p, 0, &game.text, &settings.phrases);
+    assert_eq!(v.error, None);
+    assert!(game.text.contains("ia! ia! ia!"), "{}", game.text);
+    let counts: usize = v.phrase_counts.iter().filter(|(n, _)| n == "Ia! Ia!").map(|(_, c)| *c).sum();
+    assert!(counts > game.text.matches("ia! ia!").count(), "overlaps must count: {counts}");
+}
