@@ -10,6 +10,7 @@ pub mod beam;
 pub mod bridge;
 pub mod features;
 pub mod power;
+mod spell;
 pub mod tune;
 
 use std::sync::Mutex;
@@ -23,7 +24,6 @@ use crate::judge::{Verdict, score};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
 use beam::Plan;
-use bridge::Carry;
 pub use features::{Portfolio, Weights};
 use power::Speller;
 
@@ -94,98 +94,6 @@ impl<'p> Solver<'p> {
         let source = self.problem.source(seed);
         let start = State::new(self.problem);
         beam::plan(&self.rules, &self.rates, &start, &source, weights, width, budget)
-    }
-
-    /// Spells a plan and judges the text. Error-free by construction; if the judge finds an
-    /// error all the same, the text is cut before it. Once `budget` runs out, the remaining
-    /// units take their plain shortest paths.
-    pub fn spell(&self, seed: u32, plan: &Plan, budget: &Budget) -> (String, Verdict) {
-        let source = self.problem.source(seed);
-        let phrases = &self.settings.phrases;
-        let mut speller = Speller::new(phrases);
-        let mut used = vec![false; phrases.len()];
-        let mut state = State::new(self.problem);
-        let mut text = Vec::new();
-        // Where the next units start when a phrase crosses locks (see [`bridge`]).
-        let (mut carry, mut then): (Option<Carry>, Option<Carry>) = (None, None);
-        for (k, &p) in plan.locks.iter().enumerate() {
-            let unit = &self.rules.units[source[k]];
-            let t = match carry.take() {
-                // The middle of a phrase that crosses two locks: the whole text is given.
-                Some(c) if c.locked => {
-                    carry = then.take();
-                    c.text
-                }
-                None if budget.clone().expired() => Speller::plain(&self.rules, &state.board, unit, p),
-                start => {
-                    let start = start.unwrap_or_else(|| Carry::spawn(unit));
-                    let (t, b) = self.spell_unit(&mut speller, &state, &source, k, plan, &used, start, budget);
-                    if let Some(b) = b {
-                        used[b.phrase] = true;
-                        (carry, then) = (Some(b.carry), b.then);
-                    }
-                    t
-                }
-            };
-            text.extend_from_slice(&t);
-            let counts = phrases.counts(std::str::from_utf8(&t).unwrap_or(""));
-            for (u, c) in used.iter_mut().zip(counts) {
-                *u |= c > 0;
-            }
-            state.lock(&self.rules, source[k], p);
-        }
-        let mut text = String::from_utf8(text).expect("commands are ASCII");
-        let mut verdict = score(self.problem, seed, &text, phrases);
-        if verdict.error.is_some() {
-            text.truncate(verdict.commands);
-            verdict = score(self.problem, seed, &text, phrases);
-        }
-        (text, verdict)
-    }
-
-    /// Spells unit `k` from `start`, offered the bridges to the next units: the text, and the
-    /// bridge if it ends with the head of a phrase the next units finish.
-    #[allow(clippy::too_many_arguments)]
-    fn spell_unit(
-        &self,
-        speller: &mut Speller,
-        state: &State,
-        source: &[usize],
-        k: usize,
-        plan: &Plan,
-        used: &[bool],
-        start: Carry,
-        budget: &Budget,
-    ) -> (Vec<u8>, Option<bridge::Bridge>) {
-        let (rules, p) = (&self.rules, plan.locks[k]);
-        let unit = &rules.units[source[k]];
-        // The boards the next two units will see, if the plan has them.
-        let mut boards = Vec::new();
-        let mut after = state.clone();
-        let ahead = (k + 2).min(plan.locks.len() - 1).saturating_sub(k);
-        for (&u, &at) in source[k..].iter().zip(&plan.locks[k..]).take(ahead) {
-            after.lock(rules, u, at);
-            boards.push(after.board.clone());
-        }
-        let next = |i: usize| {
-            boards.get(i).map(|board| bridge::Next {
-                board,
-                unit: &rules.units[source[k + 1 + i]],
-                target: plan.locks[k + 1 + i],
-            })
-        };
-        let bridges = match next(0) {
-            Some(n) if !budget.clone().expired() => bridge::bridges(rules, &self.settings.phrases, used, n, next(1)),
-            _ => Vec::new(),
-        };
-        let (t, b) = speller.spell_with(rules, &state.board, unit, p, used, start.clone(), &bridges);
-        match b {
-            Some(b) if bridges[b].holds(rules, next(0).expect("bridges need a next unit"), next(1)) => {
-                (t, Some(bridges[b].clone()))
-            }
-            Some(_) => (speller.spell_with(rules, &state.board, unit, p, used, start, &[]).0, None),
-            None => (t, None),
-        }
     }
 
     /// Plans and spells one game.
@@ -310,7 +218,10 @@ pub fn solve(
                     }
                     let started = Instant::now();
                     let (text, verdict) = solver.spell(seeds[j], plan, budget);
-                    cheap = started.elapsed().as_secs_f64() < CHEAP_SPELL;
+                    // Cheap: spelling every seed once more takes less than a twentieth of the
+                    // time left.
+                    let again = started.elapsed().as_secs_f64() * seeds.len() as f64;
+                    cheap = budget.time_left().is_some_and(|t| again * CHEAP_SHARE < t.as_secs_f64());
                     let game = Game { seed: seeds[j], text, verdict, width, weights: *k, partial: plan.stopped };
                     let mut all = lock(&best);
                     let b = &mut all[j];
@@ -349,8 +260,9 @@ pub fn solve(
         .collect())
 }
 
-/// Seconds under which spelling a game counts as cheap: then every plan of a round is spelled.
-const CHEAP_SPELL: f64 = 0.02;
+/// Spelling counts as cheap when this many more spellings of every seed fit in the time left:
+/// then every plan of a round is spelled.
+const CHEAP_SHARE: f64 = 20.0;
 
 /// The points a plan promises; a plan stopped before the end of its game promises nothing
 /// beyond what it has.

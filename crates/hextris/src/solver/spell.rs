@@ -1,0 +1,101 @@
+//! A plan spelled into a game: each unit's text in turn, phrases carried across locks.
+
+use tessera_core::runtime::Budget;
+
+use super::Solver;
+use super::beam::Plan;
+use super::bridge::{self, Bridge, Carry, Next};
+use super::power::Speller;
+use crate::engine::{Pos, State};
+use crate::judge::{Verdict, score};
+
+impl Solver<'_> {
+    /// Spells a plan and judges the text. Error-free by construction; if the judge finds an
+    /// error all the same, the text is cut before it. Once `budget` runs out, the remaining
+    /// units take their plain shortest paths.
+    pub fn spell(&self, seed: u32, plan: &Plan, budget: &Budget) -> (String, Verdict) {
+        let source = self.problem.source(seed);
+        let phrases = &self.settings.phrases;
+        let mut speller = Speller::new(phrases);
+        let mut used = vec![false; phrases.len()];
+        let mut state = State::new(self.problem);
+        let mut text = Vec::new();
+        let locks = &plan.locks;
+        // Where the next units start when a phrase crosses locks (see [`bridge`]).
+        let (mut carry, mut then): (Option<Carry>, Option<Carry>) = (None, None);
+        for (k, &at) in locks.iter().enumerate() {
+            let unit = &self.rules.units[source[k]];
+            let t = match carry.take() {
+                // The middle of a phrase that crosses two locks: the whole text is given.
+                Some(c) if c.locked => {
+                    carry = then.take();
+                    c.text
+                }
+                None if budget.clone().expired() => Speller::plain(&self.rules, &state.board, unit, at),
+                start => {
+                    let start = start.unwrap_or_else(|| Carry::spawn(unit));
+                    let (t, b) = self.spell_unit(&mut speller, &state, &source, k, locks, &used, start, budget);
+                    if let Some(b) = b {
+                        used[b.phrase] = true;
+                        (carry, then) = (Some(b.carry), b.then);
+                    }
+                    t
+                }
+            };
+            text.extend_from_slice(&t);
+            let counts = phrases.counts(std::str::from_utf8(&t).unwrap_or(""));
+            for (u, c) in used.iter_mut().zip(counts) {
+                *u |= c > 0;
+            }
+            state.lock(&self.rules, source[k], at);
+        }
+        let mut text = String::from_utf8(text).expect("commands are ASCII");
+        let mut verdict = score(self.problem, seed, &text, phrases);
+        if verdict.error.is_some() {
+            text.truncate(verdict.commands);
+            verdict = score(self.problem, seed, &text, phrases);
+        }
+        (text, verdict)
+    }
+
+    /// Spells unit `k` from `start`, offered the bridges to the next units: the text, and the
+    /// bridge if it ends with the head of a phrase the next units finish.
+    #[allow(clippy::too_many_arguments)]
+    fn spell_unit(
+        &self,
+        speller: &mut Speller,
+        state: &State,
+        source: &[usize],
+        k: usize,
+        locks: &[Pos],
+        used: &[bool],
+        start: Carry,
+        budget: &Budget,
+    ) -> (Vec<u8>, Option<Bridge>) {
+        let (rules, p) = (&self.rules, locks[k]);
+        let unit = &rules.units[source[k]];
+        // The boards the next two units will see, if the plan has them.
+        let mut boards = Vec::new();
+        let mut after = state.clone();
+        let ahead = (k + 2).min(locks.len() - 1).saturating_sub(k);
+        for (&u, &at) in source[k..].iter().zip(&locks[k..]).take(ahead) {
+            after.lock(rules, u, at);
+            boards.push(after.board.clone());
+        }
+        let next = |i: usize| {
+            boards.get(i).map(|board| Next { board, unit: &rules.units[source[k + 1 + i]], target: locks[k + 1 + i] })
+        };
+        let bridges = match next(0) {
+            Some(n) if !budget.clone().expired() => bridge::bridges(rules, &self.settings.phrases, used, n, next(1)),
+            _ => Vec::new(),
+        };
+        let (t, b) = speller.spell_with(rules, &state.board, unit, p, used, start.clone(), &bridges);
+        match b {
+            Some(b) if bridges[b].holds(rules, next(0).expect("bridges need a next unit"), next(1)) => {
+                (t, Some(bridges[b].clone()))
+            }
+            Some(_) => (speller.spell_with(rules, &state.board, unit, p, used, start, &[]).0, None),
+            None => (t, None),
+        }
+    }
+}
