@@ -203,14 +203,29 @@
     const inPhrase = new Uint8Array(text.length);
     for (const [a, b] of highlights || []) for (let i = a; i < b && i < text.length; i++) inPhrase[i] = 1;
     const whole = text.length <= 3 * TEXT_CHUNK;
-    let from = -1, to = -1, chars = [], done = 0, now = null, scrolling = false;
+    let from = -1, to = -1, chars = [], done = 0, now = null, scrolling = false, active = [];
+    // Highlights by start; the longest one bounds how far back a phrase around a position starts.
+    const spans = (highlights || []).slice().sort((x, y) => x[0] - y[0]);
+    const longest = spans.reduce((m, [a, b]) => Math.max(m, b - a), 0);
+    // The phrases the character before `pos` is part of: drawn stronger.
+    function activate(pos) {
+      for (const span of active) span.classList.remove("active");
+      active = [];
+      const i = pos - 1;
+      let lo = 0, hi = spans.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (spans[mid][0] < i - longest) lo = mid + 1; else hi = mid; }
+      for (let k = lo; k < spans.length && spans[k][0] <= i; k++) {
+        if (spans[k][1] <= i) continue;
+        for (let j = Math.max(from, spans[k][0]); j < Math.min(to, spans[k][1]); j++) { chars[j - from].classList.add("active"); active.push(chars[j - from]); }
+      }
+    }
     // Draws the window around `pos`; false if it is already drawn.
     function build(pos) {
       const c = Math.floor(pos / TEXT_CHUNK);
       const a = whole ? 0 : Math.max(0, (c - 1) * TEXT_CHUNK);
       const b = whole ? text.length : Math.min(text.length, (c + 2) * TEXT_CHUNK);
       if (a === from && b === to) return false;
-      from = a; to = b; chars = []; now = null;
+      from = a; to = b; chars = []; now = null; active = [];
       const parts = [];
       if (a > 0) parts.push(html("span", { class: "more" }, `\u2026 ${a} characters before \u2026\n`));
       for (let i = a; i < b; i++) {
@@ -231,6 +246,7 @@
         if (now) now.classList.remove("now");
         now = pos > from && pos <= to ? chars[pos - 1 - from] : null;
         if (now) now.classList.add("now");
+        activate(pos);
         done = pos;
         // Scrolled once a frame: reading positions after every step would lay the page out again.
         if (!scrolling) {

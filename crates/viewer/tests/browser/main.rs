@@ -117,6 +117,11 @@ fn hextris(page: &mut Page) {
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(step(page), played, "paused");
     assert!(page.eval(&format!("{REPLAY}.querySelector('.score').textContent.startsWith('score ')")) == json!(true));
+    // On through the commands until the current one is part of a phrase, drawn stronger.
+    let in_phrase = page.eval(&format!(
+        "(() => {{ const r = {REPLAY}; for (let k = 0; k < 400; k++) {{ if (r.querySelector('.commands span.phrase.active.now')) return true; r.querySelector('.step-forward').click(); }} return false; }})()"
+    ));
+    assert_eq!(in_phrase, json!(true), "a phrase around the current command");
     page.screenshot(&shots().join("hextris-replay.png"));
     page.eval(&format!("{REPLAY}.querySelector('.last').click(), true"));
     let n = page.eval(&format!("Number({REPLAY}.dataset.steps)")).as_u64();
