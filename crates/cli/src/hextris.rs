@@ -121,6 +121,10 @@ pub struct EvalArgs {
     /// Also write all solutions as one JSON list (the contest's format) to FILE.
     #[arg(long, value_name = "FILE")]
     solutions: Option<PathBuf>,
+    /// Also write a self-contained HTML report (scores against the final round's best, phrases
+    /// used, replays of a few seeds) to OUT.
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -479,6 +483,11 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
             .collect();
         std::fs::write(path, serde_json::to_string(&list)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.html {
+        let lines: Vec<String> = results.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
+        let doc = tessera_viewer::document("hextris eval", &lines.join("\n")).context("cannot make the report")?;
+        crate::common::write_file(path, &tessera_viewer::report::html(&doc))?;
     }
     if args.json {
         let summary: Vec<serde_json::Value> = results

@@ -1,5 +1,6 @@
 // tessera viewer: draws the views the server (or an embedded report) hands over.
 // Three views: "board", "replay" (a board changing step by step) and "charts".
+// Replay steps leave out empty fields (set, clear, marks, text_at, score): long replays stay small.
 "use strict";
 (function () {
   const SVG_NS = "http://www.w3.org/2000/svg";
@@ -44,10 +45,12 @@
 
   // A drawing of every cell a view may use; cells change label without being rebuilt.
   class Drawing {
-    constructor(lattice, positions, palette) {
+    constructor(lattice, positions, palette, labels) {
       this.lattice = lattice;
       this.palette = palette || {};
+      this.labels = labels !== false;
       this.shapes = new Map();
+      this.marked = [];
       let w = 0, h = 0;
       for (const [c, r] of positions) {
         const [x, y] = centre(lattice, c, r);
@@ -78,19 +81,21 @@
       if (!s || s.label === label) return;
       s.label = label;
       s.shape.setAttribute("fill", label === "." ? EMPTY : (this.palette[label] || "#999999"));
-      s.text.textContent = label === "." ? "" : label;
+      s.text.textContent = label === "." || !this.labels ? "" : label;
     }
+    // Outlines these cells (and no others).
     mark(cells) {
-      for (const s of this.shapes.values()) { s.shape.setAttribute("stroke", "#ffffff"); s.shape.setAttribute("stroke-width", "1.5"); }
+      for (const s of this.marked) { s.shape.setAttribute("stroke", "#ffffff"); s.shape.setAttribute("stroke-width", "1.5"); }
+      this.marked = [];
       for (const [c, r] of cells || []) {
         const s = this.shapes.get(key(c, r));
-        if (s) { s.shape.setAttribute("stroke", "#000000"); s.shape.setAttribute("stroke-width", "3"); }
+        if (s) { s.shape.setAttribute("stroke", "#000000"); s.shape.setAttribute("stroke-width", "3"); this.marked.push(s); }
       }
     }
   }
 
   function renderBoard(v) {
-    const d = new Drawing(v.lattice, v.cells, v.palette);
+    const d = new Drawing(v.lattice, v.cells, v.palette, v.labels);
     for (const [c, r, l] of v.cells) d.set(c, r, l);
     d.mark(v.marks);
     const box = html("div", { class: "view board", "data-view": "board" }, html("h3", {}, v.title), d.svg);
@@ -102,10 +107,11 @@
   const SNAPSHOT_EVERY = 64;
 
   function renderReplay(v) {
+    for (const s of v.steps) { s.set = s.set || []; s.clear = s.clear || []; s.marks = s.marks || []; }
     const positions = v.start.map(([c, r]) => [c, r]);
     for (const s of v.steps) for (const [c, r] of s.set) positions.push([c, r]);
     for (const s of v.steps) for (const [c, r] of s.clear) positions.push([c, r]);
-    const d = new Drawing(v.lattice, positions, v.palette);
+    const d = new Drawing(v.lattice, positions, v.palette, v.labels);
     // state[k]: label of every cell after k steps; snapshots every SNAPSHOT_EVERY steps.
     let state = new Map();
     for (const [c, r, l] of v.start) state.set(key(c, r), l);
@@ -130,9 +136,13 @@
     const position = html("span", { class: "position" });
     const slider = html("input", { type: "range", min: "0", max: String(n), value: "0", "aria-label": "step" });
     const play = html("button", { class: "play", type: "button" }, "play");
+    const rates = n > 2000 ? [1, 5, 20, 100, 500, 2000] : [1, 5, 20, 100, 500];
     const speed = html("select", { class: "speed", "aria-label": "speed" },
-      ...[1, 5, 20, 100, 500].map((s) => html("option", { value: String(s) }, s + " " + v.unit + "s/s")));
+      ...rates.map((s) => html("option", { value: String(s) }, s + " " + v.unit + "s/s")));
     speed.value = "20";
+    // The score so far, for games that keep one.
+    const scored = v.steps.some((s) => s.score != null);
+    const score = html("span", { class: "score" });
     const text = v.text ? renderText(v.text, v.highlights) : null;
     let at = 0, timer = null;
 
@@ -148,6 +158,13 @@
       box.dataset.step = String(at);
       position.textContent = `${v.unit} ${at} of ${n}`;
       caption.textContent = step ? step.caption : "start";
+      if (scored) {
+        let k = at - 1;
+        while (k >= 0 && v.steps[k].score == null) k--;
+        const value = k >= 0 ? v.steps[k].score : 0;
+        score.textContent = "score " + value;
+        box.dataset.score = String(value);
+      }
       if (text) text.moveTo(step && step.text_at != null ? step.text_at : 0);
     }
     function stop() { if (timer) { clearInterval(timer); timer = null; play.textContent = "play"; } }
@@ -172,32 +189,75 @@
       else if (e.key === " ") { timer ? stop() : start(); e.preventDefault(); }
     });
     box.append(html("h3", {}, v.title), d.svg, caption,
-      html("div", { class: "controls" }, first, back, play, fwd, last, slider, position, speed));
+      html("div", { class: "controls" }, first, back, play, fwd, last, slider, position, speed, ...(scored ? [score] : [])));
     if (text) box.append(text.element);
     show(n > 0 && v.unit === "solution" ? 1 : 0);
     return box;
   }
 
-  // The command string: characters up to the current position drawn dark, phrases marked.
+  // The command string: characters up to the current position drawn dark, phrases marked, the
+  // current character outlined and kept in sight. A long string is drawn a window at a time.
+  const TEXT_CHUNK = 1500;
   function renderText(text, highlights) {
     const element = html("div", { class: "commands", "data-view": "commands" });
-    const chars = [];
     const inPhrase = new Uint8Array(text.length);
     for (const [a, b] of highlights || []) for (let i = a; i < b && i < text.length; i++) inPhrase[i] = 1;
-    for (let i = 0; i < text.length; i++) {
-      const s = html("span", inPhrase[i] ? { class: "phrase" } : {}, text[i]);
-      chars.push(s);
-      element.append(s);
+    const whole = text.length <= 3 * TEXT_CHUNK;
+    let from = -1, to = -1, chars = [], done = 0, now = null, scrolling = false, active = [];
+    // Highlights by start; the longest one bounds how far back a phrase around a position starts.
+    const spans = (highlights || []).slice().sort((x, y) => x[0] - y[0]);
+    const longest = spans.reduce((m, [a, b]) => Math.max(m, b - a), 0);
+    // The phrases the character before `pos` is part of: drawn stronger.
+    function activate(pos) {
+      for (const span of active) span.classList.remove("active");
+      active = [];
+      const i = pos - 1;
+      let lo = 0, hi = spans.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (spans[mid][0] < i - longest) lo = mid + 1; else hi = mid; }
+      for (let k = lo; k < spans.length && spans[k][0] <= i; k++) {
+        if (spans[k][1] <= i) continue;
+        for (let j = Math.max(from, spans[k][0]); j < Math.min(to, spans[k][1]); j++) { chars[j - from].classList.add("active"); active.push(chars[j - from]); }
+      }
     }
-    let done = 0;
+    // Draws the window around `pos`; false if it is already drawn.
+    function build(pos) {
+      const c = Math.floor(pos / TEXT_CHUNK);
+      const a = whole ? 0 : Math.max(0, (c - 1) * TEXT_CHUNK);
+      const b = whole ? text.length : Math.min(text.length, (c + 2) * TEXT_CHUNK);
+      if (a === from && b === to) return false;
+      from = a; to = b; chars = []; now = null; active = [];
+      const parts = [];
+      if (a > 0) parts.push(html("span", { class: "more" }, `\u2026 ${a} characters before \u2026\n`));
+      for (let i = a; i < b; i++) {
+        const span = html("span", inPhrase[i] ? { class: "phrase" } : {}, text[i]);
+        chars.push(span);
+        parts.push(span);
+      }
+      if (b < text.length) parts.push(html("span", { class: "more" }, `\n\u2026 ${text.length - b} characters more`));
+      element.replaceChildren(...parts);
+      return true;
+    }
     return {
       element,
       moveTo(pos) {
         pos = Math.max(0, Math.min(text.length, pos));
-        for (let i = Math.min(done, pos); i < Math.max(done, pos); i++) chars[i].classList.toggle("done", i < pos);
-        if (done > 0 && done <= chars.length) chars[done - 1].classList.remove("now");
-        if (pos > 0) { chars[pos - 1].classList.add("now"); }
+        const [lo, hi] = build(pos) ? [from, to] : [Math.max(from, Math.min(done, pos)), Math.min(to, Math.max(done, pos))];
+        for (let i = lo; i < hi; i++) chars[i - from].classList.toggle("done", i < pos);
+        if (now) now.classList.remove("now");
+        now = pos > from && pos <= to ? chars[pos - 1 - from] : null;
+        if (now) now.classList.add("now");
+        activate(pos);
         done = pos;
+        // Scrolled once a frame: reading positions after every step would lay the page out again.
+        if (!scrolling) {
+          scrolling = true;
+          requestAnimationFrame(() => {
+            scrolling = false;
+            if (!now) return;
+            const y = now.offsetTop;
+            if (y < element.scrollTop || y > element.scrollTop + element.clientHeight - 16) element.scrollTop = Math.max(0, y - element.clientHeight / 2);
+          });
+        }
       },
     };
   }
@@ -278,12 +338,51 @@
     return box;
   }
 
+  // Bars split in parts, each row with an optional reference tick.
+  const PART_COLOURS = ["#2c6fbb", "#e0a526", "#6a9a3a", "#9a5bb0"];
+  function renderBars(c) {
+    const rowH = 22, labelW = 200, barW = 360, width = labelW + barW + 340, legendH = 22;
+    const height = legendH + rowH * c.rows.length + 6;
+    const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+    let top = 0;
+    for (const r of c.rows) top = Math.max(top, sum(r.values), c.reference && r.reference != null ? r.reference : 0);
+    if (!(top > 0)) top = 1;
+    const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: String(width), height: String(height) });
+    let lx = labelW;
+    const legend = (colour, name, tick) => {
+      s.append(tick ? svg("line", { x1: lx + 5, x2: lx + 5, y1: 3, y2: 15, stroke: colour, "stroke-width": "2.5" })
+        : svg("rect", { x: lx, y: 4, width: 10, height: 10, fill: colour }));
+      const t = svg("text", { x: lx + 14, y: 13 }); t.textContent = name; s.append(t);
+      lx += 24 + 7 * name.length;
+    };
+    c.parts.forEach((p, k) => legend(PART_COLOURS[k % PART_COLOURS.length], p, false));
+    if (c.reference) legend("#b3261e", c.reference, true);
+    c.rows.forEach((r, k) => {
+      const y = legendH + k * rowH;
+      const short = r.label.length > 30 ? r.label.slice(0, 29) + "\u2026" : r.label;
+      const name = svg("text", { x: labelW - 8, y: y + 13, "text-anchor": "end" }); name.textContent = short;
+      const tip = svg("title"); tip.textContent = r.label; name.append(tip); s.append(name);
+      let x = labelW;
+      r.values.forEach((val, p) => {
+        const w = Math.max(0, (barW * val) / top);
+        s.append(svg("rect", { x: x.toFixed(1), y: y + 3, width: w.toFixed(1), height: 12, fill: PART_COLOURS[p % PART_COLOURS.length], class: "bar" }));
+        x += w;
+      });
+      if (c.reference && r.reference != null) {
+        const rx = labelW + (barW * r.reference) / top;
+        s.append(svg("line", { x1: rx, x2: rx, y1: y + 1, y2: y + 17, stroke: "#b3261e", "stroke-width": "2.5", class: "reference" }));
+      }
+      const note = svg("text", { x: labelW + barW + 8, y: y + 13 }); note.textContent = r.note; s.append(note);
+    });
+    return html("div", { class: "chart", "data-chart": "bars" }, html("h4", {}, c.title), s);
+  }
+
   function renderCharts(v) {
     const box = html("div", { class: "view charts", "data-view": "charts" }, html("h3", {}, v.title));
     if (v.figures.length) {
       box.append(html("table", { class: "figures" }, ...v.figures.map(([k, val]) => html("tr", {}, html("td", {}, k), html("td", {}, val)))));
     }
-    for (const c of v.charts) box.append(c.chart === "rates" ? renderRates(c) : renderHistogram(c));
+    for (const c of v.charts) box.append(c.chart === "rates" ? renderRates(c) : c.chart === "bars" ? renderBars(c) : renderHistogram(c));
     return box;
   }
 

@@ -4,7 +4,8 @@
 //! * [`Replay`]: a board that changes step by step (a solution's moves, or a list of
 //!   solutions), each step a few cells set or cleared, with an optional command string whose
 //!   current position and highlighted stretches (phrases) follow the steps;
-//! * [`Charts`]: an evaluation run: key figures, rates with their intervals, histograms.
+//! * [`Charts`]: an evaluation run: key figures, rates with their intervals, histograms, bars
+//!   (values split in parts, against a reference).
 //!
 //! Colours are chosen here, per label, as the SVG pictures choose them, so that the page and
 //! `--svg` agree.
@@ -59,21 +60,30 @@ pub struct Board {
     pub caption: Vec<String>,
     /// Colour of every label.
     pub palette: BTreeMap<String, String>,
+    /// Whether labels are written in their cells (colours alone when not).
+    pub labels: bool,
 }
 
-/// One step of a replay.
+/// One step of a replay. Empty fields are left out of the JSON: long replays stay small.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Step {
     /// Cells that get a label.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub set: Vec<Cell>,
     /// Cells that become empty (`.`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub clear: Vec<(i32, i32)>,
     /// Cells outlined while this step is shown.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub marks: Vec<(i32, i32)>,
-    /// What happened, in a few words (the score so far, ...).
+    /// What happened, in a few words.
     pub caption: String,
     /// Position in the replay's text reached after this step.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub text_at: Option<usize>,
+    /// The score after this step, for games that keep one (shown beside the controls).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<u64>,
 }
 
 /// A board changing step by step.
@@ -95,6 +105,8 @@ pub struct Replay {
     pub unit: String,
     /// Colour of every label.
     pub palette: BTreeMap<String, String>,
+    /// Whether labels are written in their cells (colours alone when not).
+    pub labels: bool,
 }
 
 /// Figures and plots of an evaluation.
@@ -130,6 +142,31 @@ pub enum Chart {
         /// A reference value drawn as a line, with its name (a target, an optimum).
         reference: Option<(String, f64)>,
     },
+    /// One bar per row, each split in parts (stacked, one colour per part), with an optional
+    /// reference value per row drawn as a tick (a best known score, say).
+    Bars {
+        /// A title.
+        title: String,
+        /// The names of the parts, in stacking order (the legend).
+        parts: Vec<String>,
+        /// The name of the reference ticks, if any row has one.
+        reference: Option<String>,
+        /// The rows.
+        rows: Vec<Bar>,
+    },
+}
+
+/// One row of a [`Chart::Bars`].
+#[derive(Clone, Debug, Serialize)]
+pub struct Bar {
+    /// The row's label.
+    pub label: String,
+    /// The value of each part, in the chart's order.
+    pub values: Vec<f64>,
+    /// The reference value, if known.
+    pub reference: Option<f64>,
+    /// A note written after the bar (the figures, say).
+    pub note: String,
 }
 
 /// The name of a lattice in views.
@@ -151,7 +188,15 @@ impl Board {
     /// A board of cells, its palette from its labels.
     pub fn new(title: impl Into<String>, lattice: Lattice, cells: Vec<Cell>, caption: Vec<String>) -> Board {
         let palette = palette(cells.iter().map(|c| c.2.as_str()));
-        Board { title: title.into(), lattice: lattice_name(lattice), cells, marks: Vec::new(), caption, palette }
+        Board {
+            title: title.into(),
+            lattice: lattice_name(lattice),
+            cells,
+            marks: Vec::new(),
+            caption,
+            palette,
+            labels: true,
+        }
     }
 }
 
@@ -169,6 +214,7 @@ impl Replay {
             highlights: Vec::new(),
             unit: unit.to_string(),
             palette,
+            labels: true,
         }
     }
 }
@@ -188,6 +234,20 @@ mod tests {
         let c = Chart::Rates { title: "r".into(), rows: vec![("level 5".into(), Rate::new(3, 4))] };
         let v = serde_json::to_value(c).unwrap();
         assert_eq!((v["chart"].as_str(), v["rows"][0][1]["successes"].as_u64()), (Some("rates"), Some(3)));
+    }
+
+    #[test]
+    fn empty_step_fields_are_left_out() {
+        let s = Step { caption: "c".into(), score: Some(7), ..Step::default() };
+        assert_eq!(serde_json::to_value(&s).unwrap(), serde_json::json!({"caption": "c", "score": 7}));
+        let bars = Chart::Bars {
+            title: "t".into(),
+            parts: vec!["move".into(), "power".into()],
+            reference: Some("best".into()),
+            rows: vec![Bar { label: "6".into(), values: vec![1.0, 2.0], reference: None, note: String::new() }],
+        };
+        let v = serde_json::to_value(bars).unwrap();
+        assert_eq!((v["chart"].as_str(), v["rows"][0]["values"][1].as_f64()), (Some("bars"), Some(2.0)));
     }
 
     #[test]

@@ -4,6 +4,7 @@ mod digits;
 mod errors;
 mod hextris;
 mod pairs;
+mod reports;
 mod tiling;
 mod totems;
 

@@ -1,6 +1,7 @@
 //! The page in a real browser: headless Chromium driven over the DevTools protocol. Each game's
-//! demonstration is opened and must draw its views with no console error; a replay is stepped;
-//! screenshots are saved under `target/browser-screenshots/`.
+//! demonstration is opened and must draw its views with no console error; replays are stepped
+//! (tiling's and hextris's, the latter played too); screenshots are saved under
+//! `target/browser-screenshots/`.
 //!
 //! Ignored by default (it needs Chromium): `scripts/browser-test` installs it from the system's
 //! packages and runs `cargo test -p tessera-viewer --test browser -- --ignored`. Set `CHROMIUM`
@@ -58,19 +59,21 @@ fn every_game_renders_in_chromium() {
             assert!(cells.as_u64().unwrap_or(0) > 0, "{game}: nothing drawn");
             page.screenshot(&shots().join(format!("{game}.png")));
         }
-        // Step a replay: the tiling demonstration's solutions.
+        // Step a replay: the tiling demonstration's solutions (the document named: the previous
+        // game's replay is on the page until the answer comes).
+        const TILING: &str = "#main .document[data-game=\"tiling\"] [data-view=\"replay\"]";
         page.eval("document.querySelector('#demos button[data-game=\"tiling\"]').click(), true");
-        wait_for(&mut page, "!!document.querySelector('#main [data-view=\"replay\"]')", "a replay");
-        let step =
-            |page: &mut Page| page.eval("Number(document.querySelector('#main [data-view=\"replay\"]').dataset.step)");
+        wait_for(&mut page, &format!("!!document.querySelector('{TILING}')"), "a replay");
+        let step = |page: &mut Page| page.eval(&format!("Number(document.querySelector('{TILING}').dataset.step)"));
         let before = step(&mut page).as_u64().expect("a step number");
-        page.eval("document.querySelector('#main [data-view=\"replay\"] .step-forward').click(), true");
-        page.eval("document.querySelector('#main [data-view=\"replay\"] .step-forward').click(), true");
+        page.eval(&format!("document.querySelector('{TILING} .step-forward').click(), true"));
+        page.eval(&format!("document.querySelector('{TILING} .step-forward').click(), true"));
         assert_eq!(step(&mut page).as_u64(), Some(before + 2));
-        page.eval("document.querySelector('#main [data-view=\"replay\"] .last').click(), true");
-        let n = page.eval("Number(document.querySelector('#main [data-view=\"replay\"]').dataset.steps)");
+        page.eval(&format!("document.querySelector('{TILING} .last').click(), true"));
+        let n = page.eval(&format!("Number(document.querySelector('{TILING}').dataset.steps)"));
         assert_eq!(step(&mut page), n);
         page.screenshot(&shots().join("replay-last-step.png"));
+        hextris(&mut page);
         let errors = page.errors();
         assert!(errors.is_empty(), "console errors: {errors:?}");
         // An upload the server cannot read is refused, with the reason.
@@ -80,4 +83,63 @@ fn every_game_renders_in_chromium() {
         assert_eq!(refused[0], json!(400));
         assert!(refused[1].as_str().is_some_and(|e| e.contains("not a tessera result")), "{refused}");
     });
+}
+
+/// The hextris demonstration: a replay on the hex lattice with its score and command string,
+/// stepped, played and paused; then an evaluation summary's bars.
+fn hextris(page: &mut Page) {
+    const REPLAY: &str = "document.querySelector('#main .document[data-game=\"hextris\"] [data-view=\"replay\"]')";
+    page.eval("document.querySelector('#demos button[data-game=\"hextris\"]').click(), true");
+    wait_for(page, &format!("!!{REPLAY}"), "the hextris replay");
+    let hexes = page.eval(&format!("{REPLAY}.querySelectorAll('svg polygon.cell').length"));
+    assert_eq!(hexes.as_u64(), Some(100), "problem 6 is 10 x 10");
+    let phrases = page.eval(&format!("{REPLAY}.querySelectorAll('.commands span.phrase').length"));
+    assert!(phrases.as_u64().unwrap_or(0) > 0, "phrases of power highlighted");
+    let step = |page: &mut Page| page.eval(&format!("Number({REPLAY}.dataset.step)")).as_u64().expect("a step");
+    let score = |page: &mut Page| page.eval(&format!("Number({REPLAY}.dataset.score)")).as_u64().expect("a score");
+    assert_eq!((step(page), score(page)), (0, 0));
+    for _ in 0..3 {
+        page.eval(&format!("{REPLAY}.querySelector('.step-forward').click(), true"));
+    }
+    assert_eq!(step(page), 3);
+    assert_eq!(page.eval(&format!("{REPLAY}.querySelectorAll('.commands span.done').length")).as_u64(), Some(3));
+    let unit = page.eval(&format!(
+        "[...{REPLAY}.querySelectorAll('svg polygon.cell')].filter(p => p.getAttribute('fill') === '#e8842a').length"
+    ));
+    assert!(unit.as_u64().unwrap_or(0) > 0, "the unit in play is drawn");
+    page.eval(&format!(
+        "{REPLAY}.querySelector('.speed').value = '100', {REPLAY}.querySelector('.play').click(), true"
+    ));
+    std::thread::sleep(Duration::from_millis(600));
+    page.eval(&format!("{REPLAY}.querySelector('.play').click(), true"));
+    let played = step(page);
+    assert!(played > 10, "playing moved on ({played})");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(step(page), played, "paused");
+    assert!(page.eval(&format!("{REPLAY}.querySelector('.score').textContent.startsWith('score ')")) == json!(true));
+    // On through the commands until the current one is part of a phrase, drawn stronger.
+    let in_phrase = page.eval(&format!(
+        "(() => {{ const r = {REPLAY}; for (let k = 0; k < 400; k++) {{ if (r.querySelector('.commands span.phrase.active.now')) return true; r.querySelector('.step-forward').click(); }} return false; }})()"
+    ));
+    assert_eq!(in_phrase, json!(true), "a phrase around the current command");
+    page.screenshot(&shots().join("hextris-replay.png"));
+    page.eval(&format!("{REPLAY}.querySelector('.last').click(), true"));
+    let n = page.eval(&format!("Number({REPLAY}.dataset.steps)")).as_u64();
+    assert_eq!(Some(step(page)), n);
+    assert!(score(page) > 0, "the solved game scores");
+    // An evaluation summary: score bars per problem against the final round's best.
+    let summary = r#"{"game":"hextris","seconds_per_problem":1,"cores":1,"total":900,"final_best_beaten":0,"final_best_problems":1,"problems":[{"problem":8,"seeds":10,"score":900,"move_score":600,"power_score":300,"phrases":2,"final_best":19887,"seconds":1,"width":1}]}"#;
+    let id = page.eval(&format!(
+        "fetch('/api/documents', {{method: 'POST', headers: {{'X-Name': 'summary.json'}}, body: {summary:?}}}).then(r => r.json()).then(b => b.id)"
+    ));
+    assert!(id.is_u64(), "the summary is taken: {id}");
+    let url = page.eval("location.href").as_str().unwrap_or_default().to_string();
+    page.navigate(&url);
+    // The page opens the first document on loading: wait for it before opening another.
+    wait_for(page, "!!document.querySelector('#documents button.current')", "the first document");
+    page.eval("[...document.querySelectorAll('#documents button')].find(b => b.textContent.includes('summary.json')).click(), true");
+    wait_for(page, "!!document.querySelector('#main [data-chart=\"bars\"] rect.bar')", "the score bars");
+    let ticks = page.eval("document.querySelectorAll('#main [data-chart=\"bars\"] line.reference').length");
+    assert_eq!(ticks.as_u64(), Some(1), "the final best drawn");
+    page.screenshot(&shots().join("hextris-eval.png"));
 }
