@@ -58,9 +58,27 @@ pub fn plan(
     width: usize,
     budget: &mut Budget,
 ) -> Plan {
+    let best = plans(rules, rates, start, source, weights, width, 1, budget).into_iter().next();
+    best.unwrap_or(Plan { locks: Vec::new(), move_score: start.move_score, power: 0.0, stopped: true })
+}
+
+/// [`plan`], returning the `top` games of the beam that promise most (best first): the last
+/// layer's and those that ended on the way. What phrases fit is known only once a game is
+/// spelled, so when spelling is cheap the runners-up are worth spelling too.
+#[allow(clippy::too_many_arguments)]
+pub fn plans(
+    rules: &Rules,
+    rates: &[f64],
+    start: &State,
+    source: &[usize],
+    weights: &Weights,
+    width: usize,
+    top: usize,
+    budget: &mut Budget,
+) -> Vec<Plan> {
     let mut layer = vec![Node { state: start.clone(), power: 0.0, parent: 0, pos: Pos::default() }];
     let mut history: Vec<Vec<(u32, Pos)>> = Vec::new();
-    let mut best_end: Option<(f64, usize, u32)> = None; // (points, depth, index)
+    let mut ends: Vec<(f64, usize, u32)> = Vec::new(); // (points, depth, index)
     let mut board = start.board.clone();
     let mut stopped = false;
     for &unit_index in &source[start.locked..] {
@@ -90,10 +108,7 @@ pub fn plan(
             }
             if deepest.is_empty() {
                 // No room for this unit: the game ended with the previous lock.
-                let points = points(&node.state, node.power);
-                if best_end.is_none_or(|b| points > b.0) {
-                    best_end = Some((points, history.len() - 1, i as u32));
-                }
+                ends.push((points(&node.state, node.power), history.len() - 1, i as u32));
                 continue;
             }
             cache.reset(&node.state.board);
@@ -141,18 +156,18 @@ pub fn plan(
         }
         layer = next;
     }
-    // The best game: the best of the last layer, or of the games that ended on the way.
-    let mut best = best_end;
-    for (i, node) in layer.iter().enumerate() {
-        let points = points(&node.state, node.power);
-        if best.is_none_or(|b| points > b.0) {
-            best = Some((points, history.len(), i as u32));
-        }
+    // The best games: of the last layer, and of the games that ended on the way.
+    ends.extend(layer.iter().enumerate().map(|(i, n)| (points(&n.state, n.power), history.len(), i as u32)));
+    if ends.is_empty() {
+        return vec![Plan { locks: Vec::new(), move_score: start.move_score, power: 0.0, stopped }];
     }
-    let Some((_, depth, index)) = best else {
-        return Plan { locks: Vec::new(), move_score: start.move_score, power: 0.0, stopped };
-    };
-    trace(&history, &layer, depth, index, stopped, rules, rates, start, source)
+    let top = top.clamp(1, ends.len());
+    ends.select_nth_unstable_by(top - 1, |a, b| b.0.total_cmp(&a.0));
+    ends.truncate(top);
+    ends.sort_by(|a, b| b.0.total_cmp(&a.0));
+    ends.iter()
+        .map(|&(_, depth, index)| trace(&history, &layer, depth, index, stopped, rules, rates, start, source))
+        .collect()
 }
 
 /// The points a game is expected to have earned.

@@ -96,6 +96,14 @@ impl<'p> Solver<'p> {
         beam::plan(&self.rules, &self.rates, &start, &source, weights, width, budget)
     }
 
+    /// The `top` games of a beam of `width` with weights `k` that promise most, best first.
+    pub fn plans(&self, seed: u32, k: usize, width: usize, top: usize, budget: &mut Budget) -> Vec<Plan> {
+        let source = self.problem.source(seed);
+        let start = State::new(self.problem);
+        let weights = &self.settings.portfolio[k];
+        beam::plans(&self.rules, &self.rates, &start, &source, weights, width, top, budget)
+    }
+
     /// Plans and spells one game.
     pub fn play(&self, seed: u32, k: usize, width: usize, budget: &mut Budget) -> Game {
         let plan = self.plan(seed, k, width, budget);
@@ -171,8 +179,13 @@ pub fn solve(
     // Round 1: every set of weights, width 1. Later rounds: each seed's best sets (as many as
     // there are threads to spare), twice the width.
     let mut width = 1;
+    // Seconds to spell one game, as last measured.
+    let spell_cost = Mutex::new(f64::INFINITY);
     loop {
         let variants = if width == 1 { kinds } else { (threads / seeds.len()).clamp(1, kinds) };
+        // When spelling is cheap, the beam's runners-up are spelled too.
+        let all = *lock(&spell_cost) * (seeds.len() * variants * RUNNERS_UP) as f64 / threads as f64;
+        let top = if budget.time_left().is_some_and(|t| all * 4.0 < t.as_secs_f64()) { RUNNERS_UP } else { 1 };
         let improved = Mutex::new(0);
         let plans: Mutex<Vec<Vec<(usize, Plan)>>> = Mutex::new(vec![Vec::new(); seeds.len()]);
         split_work(
@@ -183,8 +196,8 @@ pub fn solve(
             |_, job, b| {
                 let (j, v) = (job / variants, job % variants);
                 let k = if width == 1 { v } else { lock(&best)[j].ranked[v] };
-                let plan = solver.plan(seeds[j], k, width, b);
-                lock(&plans)[j].push((k, plan));
+                let found = solver.plans(seeds[j], k, width, top, b);
+                lock(&plans)[j].extend(found.into_iter().map(|plan| (k, plan)));
                 true
             },
         );
@@ -202,7 +215,12 @@ pub fn solve(
                 if width == 1
                     && let Some(b) = lock(&best).get_mut(j)
                 {
-                    b.ranked = mine.iter().map(|(k, _)| *k).collect();
+                    b.ranked.clear();
+                    for (k, _) in &mine {
+                        if !b.ranked.contains(k) {
+                            b.ranked.push(*k);
+                        }
+                    }
                 }
                 // The plan that promises most is spelled if it promises more than the seed's
                 // best; when spelling is cheap (a few units), the others are spelled as well,
@@ -220,7 +238,9 @@ pub fn solve(
                     let (text, verdict) = solver.spell(seeds[j], plan, budget);
                     // Cheap: spelling every seed once more takes less than a twentieth of the
                     // time left.
-                    let again = started.elapsed().as_secs_f64() * seeds.len() as f64;
+                    let once = started.elapsed().as_secs_f64();
+                    *lock(&spell_cost) = once;
+                    let again = once * seeds.len() as f64;
                     cheap = budget.time_left().is_some_and(|t| again * CHEAP_SHARE < t.as_secs_f64());
                     let game = Game { seed: seeds[j], text, verdict, width, weights: *k, partial: plan.stopped };
                     let mut all = lock(&best);
@@ -259,6 +279,9 @@ pub fn solve(
         })
         .collect())
 }
+
+/// Games of a beam spelled per plan when spelling is cheap: the best and its runners-up.
+const RUNNERS_UP: usize = 64;
 
 /// Spelling counts as cheap when this many more spellings of every seed fit in the time left:
 /// then every plan of a round is spelled.
