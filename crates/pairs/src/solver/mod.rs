@@ -4,6 +4,8 @@
 //! * [`search`]: iterated greedy from prefixes of a pool of elite solutions.
 
 pub mod greedy;
+pub mod local;
+pub mod region;
 pub mod ruin;
 pub mod search;
 

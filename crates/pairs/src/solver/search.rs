@@ -12,8 +12,9 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Stop};
 
 use super::greedy::{Pick, Scratch, greedy, sweep};
+use super::region::{RegionParams, RegionScratch, region_sweep};
 use super::ruin::{RuinParams, improve};
-use crate::board::Board;
+use crate::board::{Board, Cell};
 use crate::moves::Move;
 use crate::state::State;
 
@@ -33,11 +34,24 @@ pub struct Params {
     pub ruin: RuinParams,
     /// The sweep greedy's blur in lines (see [`sweep`]); negative: the plain greedy instead.
     pub jitter: f64,
+    /// The region sweep as the constructor of fresh solutions (`None`: the greedies above).
+    pub region: Option<RegionParams>,
+    /// The largest share of the time left that one region sweep may take.
+    pub construct_share: f64,
 }
 
 impl Default for Params {
     fn default() -> Self {
-        Params { pool: 8, pick: Pick::Random, tail: 3.0, warmup: 32, ruin: RuinParams::default(), jitter: 2.0 }
+        Params {
+            pool: 8,
+            pick: Pick::Random,
+            tail: 3.0,
+            warmup: 1,
+            ruin: RuinParams::default(),
+            jitter: 2.0,
+            region: Some(RegionParams::default()),
+            construct_share: 0.3,
+        }
     }
 }
 
@@ -62,10 +76,26 @@ struct Elite {
 }
 
 /// Searches until the board is clear or the budget runs out.
+///
+/// A board taller than wide is solved transposed (and the moves mirrored back): the partner
+/// queries walk along the rows, so the fewer the rows, the shorter the walks.
 pub fn solve(board: &Board, params: &Params, budget: &mut Budget, rng: &mut Rng64) -> Solution {
+    if board.height() <= board.width() {
+        return solve_wide(board, params, budget, rng);
+    }
+    let mut sol = solve_wide(&board.transposed(), params, budget, rng);
+    for m in &mut sol.moves {
+        *m = Move::new(Cell { r: m.a.c, c: m.a.r }, Cell { r: m.b.c, c: m.b.r });
+    }
+    sol
+}
+
+/// [`solve`] on a board no taller than wide.
+fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut Rng64) -> Solution {
     let t0 = Instant::now();
     let start = State::new(board);
     let mut scratch = Scratch::default();
+    let mut rscratch = RegionScratch::default();
     let mut pool: Vec<Elite> = Vec::with_capacity(params.pool);
     let mut iterations = 0u64;
     let mut best = usize::MAX;
@@ -88,7 +118,17 @@ pub fn solve(board: &Board, params: &Params, budget: &mut Budget, rng: &mut Rng6
                 state.apply(m);
             }
         }
-        if params.jitter >= 0.0 {
+        if let (Some(rp), true) = (&params.region, moves.is_empty()) {
+            // The sweep gets a share of the time left; what it has not reached when that runs
+            // out is finished by the plain greedy, and ruin and recreate takes over.
+            let mut slice = match budget.time_left() {
+                Some(t) => budget.within(t.mul_f64(params.construct_share)),
+                None => budget.fork(),
+            };
+            if !region_sweep(&mut state, rng, rp, &mut moves, &mut rscratch, &mut slice) {
+                greedy(&mut state, rng, params.pick, &[], &mut moves, &mut scratch);
+            }
+        } else if params.jitter >= 0.0 {
             sweep(&mut state, rng, params.jitter, &mut moves, &mut scratch);
         } else {
             greedy(&mut state, rng, params.pick, &[], &mut moves, &mut scratch);

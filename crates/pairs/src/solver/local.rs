@@ -1,0 +1,162 @@
+//! A local search over a few tiles: many randomised greedy trials from one position, each undone
+//! after it is scored, later ones replaying a prefix of the best so far.
+//!
+//! Both the region sweep (the tiles of the blocks visited so far) and ruin and recreate (the
+//! tiles freed by a ruin) use it: the position is set up once, and every trial then costs only
+//! the partner queries of the tiles in play, not a replay of the whole solution.
+
+use tessera_core::rng::Rng64;
+
+use super::greedy::shuffle;
+use crate::moves::Move;
+use crate::state::{EMPTY, State};
+
+/// A removal done by a trial, so that it can be undone: the two cells and their colour.
+#[derive(Copy, Clone, Debug)]
+struct Pair {
+    a: usize,
+    b: usize,
+    k: u8,
+}
+
+/// The tiles in play and the buffers of the trials.
+#[derive(Debug, Default)]
+pub struct Local {
+    /// The tiles in play (indices); set by the caller before [`Local::settle`].
+    pub active: Vec<usize>,
+    /// The first `front` active tiles are the ones that were left over before: half of the
+    /// trials visit them first.
+    pub front: usize,
+    /// Pairs to take whenever they become removable, before any other (for ruin and recreate:
+    /// the moves that the ruin made invalid, so that most of them come back as they were).
+    pub preferred: Vec<(usize, usize)>,
+    order: Vec<usize>,
+    partners: Vec<usize>,
+    cur: Vec<Pair>,
+    best: Vec<Pair>,
+    /// The share of trials in which tiles take their nearest partner rather than a random one.
+    pub near: f64,
+}
+
+impl Local {
+    /// Searches the removals among the active tiles that leave the fewest of them, pairing them
+    /// only with tiles marked in `allowed` (any tile if `None`). Stops after `patience` trials
+    /// in a row without improvement, `max_trials` trials, or a clear. `state` is left as it was;
+    /// returns the fewest active tiles left, whose removals [`Local::apply_best`] then applies.
+    pub fn settle(
+        &mut self,
+        state: &mut State,
+        rng: &mut Rng64,
+        allowed: Option<&[bool]>,
+        patience: u32,
+        max_trials: u32,
+    ) -> usize {
+        self.best.clear();
+        let mut best_left = usize::MAX;
+        let (mut stale, mut trials) = (0, 0);
+        while best_left > 0 && stale < patience && trials < max_trials {
+            trials += 1;
+            self.cur.clear();
+            // After the first trial, half of them replay a prefix of the best (mostly long).
+            if best_left < usize::MAX && rng.below(2) == 0 {
+                let u = rng.unit();
+                let keep = self.best.len() - (self.best.len() as f64 * u * u).ceil() as usize;
+                for &q in &self.best[..keep] {
+                    state.remove(q.a);
+                    state.remove(q.b);
+                    self.cur.push(q);
+                }
+            }
+            self.trial(state, rng, allowed);
+            let left = self.active.iter().filter(|&&i| state.at(i) != EMPTY).count();
+            // Ties replace the best half of the time, so that the search drifts on plateaus.
+            if left < best_left || (left == best_left && rng.below(2) == 0) {
+                stale = if left < best_left { 0 } else { stale + 1 };
+                best_left = left;
+                std::mem::swap(&mut self.best, &mut self.cur);
+                undo(state, &self.best);
+            } else {
+                stale += 1;
+                undo(state, &self.cur);
+            }
+        }
+        best_left
+    }
+
+    /// Applies the best trial's removals to `state`, appending them to `moves`.
+    pub fn apply_best(&self, state: &mut State, moves: &mut Vec<Move>) {
+        for q in &self.best {
+            moves.push(Move::new(state.cell(q.a), state.cell(q.b)));
+            state.remove(q.a);
+            state.remove(q.b);
+        }
+    }
+
+    /// One randomised greedy among the active tiles: sweeps over them in a shuffled order,
+    /// pairing each with a random allowed partner, until a sweep removes nothing.
+    fn trial(&mut self, state: &mut State, rng: &mut Rng64, allowed: Option<&[bool]>) {
+        self.order.clear();
+        let present = |&i: &usize| state.at(i) != EMPTY;
+        let front = if rng.below(2) == 0 { self.front.min(self.active.len()) } else { 0 };
+        self.order.extend(self.active[..front].iter().copied().filter(present));
+        let first = self.order.len();
+        shuffle(&mut self.order, rng);
+        self.order.extend(self.active[front..].iter().copied().filter(present));
+        shuffle(&mut self.order[first..], rng);
+        let near = rng.unit() < self.near;
+        loop {
+            let before = state.left();
+            for &(a, b) in &self.preferred {
+                if state.can_remove(a, b) {
+                    self.cur.push(Pair { a, b, k: state.at(a) });
+                    state.remove(a);
+                    state.remove(b);
+                }
+            }
+            for &i in &self.order {
+                if state.at(i) == EMPTY {
+                    continue;
+                }
+                // Hot loop: the partner query walks the rows of the rectangle rule with masks.
+                let partners = &mut self.partners;
+                partners.clear();
+                state.for_each_partner(i, |j| {
+                    if allowed.is_none_or(|a| a[j]) {
+                        partners.push(j);
+                    }
+                    true
+                });
+                if partners.is_empty() {
+                    continue;
+                }
+                let j = if near && partners.len() > 1 {
+                    nearest(state.width(), i, partners)
+                } else {
+                    partners[rng.below(partners.len() as u64) as usize]
+                };
+                self.cur.push(Pair { a: i, b: j, k: state.at(i) });
+                state.remove(i);
+                state.remove(j);
+            }
+            if state.left() == before {
+                return;
+            }
+            self.order.retain(|&i| state.at(i) != EMPTY);
+        }
+    }
+}
+
+/// The partner nearest to `i` (Manhattan distance), the first of equals.
+fn nearest(w: usize, i: usize, partners: &[usize]) -> usize {
+    let (r, c) = ((i / w) as i64, (i % w) as i64);
+    let d = |j: usize| (j as i64 / w as i64 - r).abs() + (j as i64 % w as i64 - c).abs();
+    *partners.iter().min_by_key(|&&j| d(j)).expect("partners")
+}
+
+/// Undoes the removals `done`, last first.
+fn undo(state: &mut State, done: &[Pair]) {
+    for q in done.iter().rev() {
+        state.restore(q.b, q.k);
+        state.restore(q.a, q.k);
+    }
+}
