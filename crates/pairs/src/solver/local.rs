@@ -30,6 +30,11 @@ pub struct Local {
     /// Pairs to take whenever they become removable, before any other (for ruin and recreate:
     /// the moves that the ruin made invalid, so that most of them come back as they were).
     pub preferred: Vec<(usize, usize)>,
+    /// The share of trials in which the tiles of preferred pairs are paired only with each
+    /// other for as long as that makes progress.
+    pub hold: f64,
+    /// Marks the tiles of the preferred pairs (by index), while a settle runs.
+    held: Vec<bool>,
     order: Vec<usize>,
     partners: Vec<usize>,
     cur: Vec<Pair>,
@@ -52,6 +57,10 @@ impl Local {
         max_trials: u32,
     ) -> usize {
         self.best.clear();
+        self.held.resize(state.height() * state.width(), false);
+        for &(a, b) in &self.preferred {
+            (self.held[a], self.held[b]) = (true, true);
+        }
         let mut best_left = usize::MAX;
         let (mut stale, mut trials) = (0, 0);
         while best_left > 0 && stale < patience && trials < max_trials {
@@ -80,6 +89,9 @@ impl Local {
                 undo(state, &self.cur);
             }
         }
+        for &(a, b) in &self.preferred {
+            (self.held[a], self.held[b]) = (false, false);
+        }
         best_left
     }
 
@@ -104,6 +116,8 @@ impl Local {
         self.order.extend(self.active[front..].iter().copied().filter(present));
         shuffle(&mut self.order[first..], rng);
         let near = rng.unit() < self.near;
+        // While `hold`, the tiles of preferred pairs wait for their pair (see `held`).
+        let mut hold = !self.preferred.is_empty() && rng.unit() < self.hold;
         loop {
             let before = state.left();
             for &(a, b) in &self.preferred {
@@ -114,7 +128,7 @@ impl Local {
                 }
             }
             for &i in &self.order {
-                if state.at(i) == EMPTY {
+                if state.at(i) == EMPTY || (hold && self.held[i]) {
                     continue;
                 }
                 // Hot loop: the partner query walks the rows of the rectangle rule with masks.
@@ -139,7 +153,10 @@ impl Local {
                 state.remove(j);
             }
             if state.left() == before {
-                return;
+                if !hold {
+                    return;
+                }
+                hold = false;
             }
             self.order.retain(|&i| state.at(i) != EMPTY);
         }

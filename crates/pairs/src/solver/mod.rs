@@ -1,7 +1,10 @@
 //! The solver: an anytime search that stops as soon as the board is clear.
 //!
+//! * [`region`]: a construction that clears the board block by block, from the border inwards;
+//! * [`ruin`]: ruin and recreate around the tiles left over;
+//! * [`local`]: the small search with undo that both use to pair the tiles in play;
 //! * [`greedy`]: a randomised greedy that cannot be extended;
-//! * [`search`]: iterated greedy from prefixes of a pool of elite solutions.
+//! * [`search`]: rounds of the above, restarted when ruin and recreate stalls.
 
 pub mod greedy;
 pub mod local;

@@ -23,13 +23,16 @@ pub struct RuinParams {
     pub patience: u32,
     /// The most recreations per ruin.
     pub max_trials: u32,
+    /// The share of recreations that first restore the moves the ruin invalidated (see
+    /// [`Local::hold`]).
+    pub hold: f64,
     /// The acceptance temperature, in tiles (0: never accept a worse solution).
     pub temperature: f64,
 }
 
 impl Default for RuinParams {
     fn default() -> Self {
-        RuinParams { max_radius: 6, max_area: 400, patience: 4, max_trials: 16, temperature: 1.0 }
+        RuinParams { max_radius: 6, max_area: 400, patience: 4, max_trials: 16, hold: 0.5, temperature: 1.0 }
     }
 }
 
@@ -68,23 +71,28 @@ impl Window {
     }
 }
 
-/// Improves `moves` (valid from `start`) until the board is clear or the budget stops; returns
-/// the best moves and counts iterations in `iterations`.
+/// Improves `moves` (valid from `start`) until the board is clear, the budget stops, or `stall`
+/// ruins in a row have not improved on the best; returns the best moves and the tiles they leave,
+/// and counts ruins in `iterations`.
 pub fn improve(
     start: &State,
     moves: Vec<Move>,
     params: &RuinParams,
+    stall: u64,
     budget: &mut Budget,
     rng: &mut Rng64,
     iterations: &mut u64,
-) -> Vec<Move> {
+) -> (Vec<Move>, usize) {
     let mut cur = moves;
     let mut left = leftover(start, &cur);
     let mut best = (left.len(), cur.clone());
+    let mut since_best = 0;
     let mut local = Local::default();
+    local.hold = params.hold;
     let mut next = Vec::with_capacity(cur.len() + 1);
-    while !left.is_empty() && !budget.should_stop(1) {
+    while !left.is_empty() && since_best < stall && !budget.should_stop(1) {
         *iterations += 1;
+        since_best += 1;
         let window = choose_window(start.width(), &left, params, rng);
         let mut state = start.clone();
         next.clear();
@@ -106,10 +114,11 @@ pub fn improve(
             left = state.remaining();
             if left.len() < best.0 {
                 best = (left.len(), cur.clone());
+                since_best = 0;
             }
         }
     }
-    best.1
+    (best.1, best.0)
 }
 
 /// Half of the time a square around a leftover tile; otherwise the box spanning two leftover
