@@ -2,20 +2,20 @@
 //! partner if it has one, and sweep again until a sweep removes nothing. The result cannot be
 //! extended. The solver uses it to finish a construction that ran out of time.
 
-use tessera_core::rng::Rng64;
+use rand::{Rng, RngExt};
 
 use crate::moves::Move;
 use crate::state::{EMPTY, State};
 
 /// Shuffles `v` in place (Fisher-Yates).
-pub fn shuffle<T>(v: &mut [T], rng: &mut Rng64) {
+pub fn shuffle<T>(v: &mut [T], rng: &mut impl Rng) {
     for i in (1..v.len()).rev() {
-        v.swap(i, rng.below(i as u64 + 1) as usize);
+        v.swap(i, rng.random_range(0..=i));
     }
 }
 
 /// Runs the greedy on `state`, appending its moves.
-pub fn greedy(state: &mut State, rng: &mut Rng64, moves: &mut Vec<Move>) {
+pub fn greedy(state: &mut State, rng: &mut impl Rng, moves: &mut Vec<Move>) {
     let mut order = state.remaining();
     shuffle(&mut order, rng);
     let mut partners = Vec::new();
@@ -31,7 +31,7 @@ pub fn greedy(state: &mut State, rng: &mut Rng64, moves: &mut Vec<Move>) {
                 true
             });
             if !partners.is_empty() {
-                let j = partners[rng.below(partners.len() as u64) as usize];
+                let j = partners[rng.random_range(0..partners.len())];
                 moves.push(Move::new(state.cell(i), state.cell(j)));
                 state.remove(i);
                 state.remove(j);
@@ -46,6 +46,8 @@ pub fn greedy(state: &mut State, rng: &mut Rng64, moves: &mut Vec<Move>) {
 
 #[cfg(test)]
 mod tests {
+    use tessera_core::rng::Rng64;
+
     use super::*;
     use crate::board::Board;
     use crate::judge::score;

@@ -5,7 +5,7 @@
 //! tiles freed by a ruin) use it: the position is set up once, and every trial then costs only
 //! the partner queries of the tiles in play, not a replay of the whole solution.
 
-use tessera_core::rng::Rng64;
+use rand::{Rng, RngExt};
 
 use super::greedy::shuffle;
 use crate::moves::Move;
@@ -51,7 +51,7 @@ impl Local {
     pub fn settle(
         &mut self,
         state: &mut State,
-        rng: &mut Rng64,
+        rng: &mut impl Rng,
         allowed: Option<&[bool]>,
         patience: u32,
         max_trials: u32,
@@ -67,8 +67,8 @@ impl Local {
             trials += 1;
             self.cur.clear();
             // After the first trial, half of them replay a prefix of the best (mostly long).
-            if best_left < usize::MAX && rng.below(2) == 0 {
-                let u = rng.unit();
+            if best_left < usize::MAX && rng.random_range(0..2) == 0 {
+                let u = rng.random::<f64>();
                 let keep = self.best.len() - (self.best.len() as f64 * u * u).ceil() as usize;
                 for &q in &self.best[..keep] {
                     state.remove(q.a);
@@ -79,7 +79,7 @@ impl Local {
             self.trial(state, rng, allowed);
             let left = self.active.iter().filter(|&&i| state.at(i) != EMPTY).count();
             // Ties replace the best half of the time, so that the search drifts on plateaus.
-            if left < best_left || (left == best_left && rng.below(2) == 0) {
+            if left < best_left || (left == best_left && rng.random_range(0..2) == 0) {
                 stale = if left < best_left { 0 } else { stale + 1 };
                 best_left = left;
                 std::mem::swap(&mut self.best, &mut self.cur);
@@ -106,18 +106,18 @@ impl Local {
 
     /// One randomised greedy among the active tiles: sweeps over them in a shuffled order,
     /// pairing each with a random allowed partner, until a sweep removes nothing.
-    fn trial(&mut self, state: &mut State, rng: &mut Rng64, allowed: Option<&[bool]>) {
+    fn trial(&mut self, state: &mut State, rng: &mut impl Rng, allowed: Option<&[bool]>) {
         self.order.clear();
         let present = |&i: &usize| state.at(i) != EMPTY;
-        let front = if rng.below(2) == 0 { self.front.min(self.active.len()) } else { 0 };
+        let front = if rng.random_range(0..2) == 0 { self.front.min(self.active.len()) } else { 0 };
         self.order.extend(self.active[..front].iter().copied().filter(present));
         let first = self.order.len();
         shuffle(&mut self.order, rng);
         self.order.extend(self.active[front..].iter().copied().filter(present));
         shuffle(&mut self.order[first..], rng);
-        let near = rng.unit() < self.near;
+        let near = rng.random::<f64>() < self.near;
         // While `hold`, the tiles of preferred pairs wait for their pair (see `held`).
-        let mut hold = !self.preferred.is_empty() && rng.unit() < self.hold;
+        let mut hold = !self.preferred.is_empty() && rng.random::<f64>() < self.hold;
         loop {
             let before = state.left();
             for &(a, b) in &self.preferred {
@@ -146,7 +146,7 @@ impl Local {
                 let j = if near && partners.len() > 1 {
                     nearest(state.width(), i, partners)
                 } else {
-                    partners[rng.below(partners.len() as u64) as usize]
+                    partners[rng.random_range(0..partners.len())]
                 };
                 self.cur.push(Pair { a: i, b: j, k: state.at(i) });
                 state.remove(i);

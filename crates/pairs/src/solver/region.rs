@@ -8,7 +8,7 @@
 //! retried where it happens instead of being multiplied over the board, and the tiles a block
 //! leaves over stay in play for the blocks that follow, across the cleared area.
 
-use tessera_core::rng::Rng64;
+use rand::{Rng, RngExt};
 use tessera_core::runtime::{Budget, Stop};
 
 use super::local::Local;
@@ -47,10 +47,10 @@ pub struct RegionScratch {
 /// into the board), so they are settled first, while the board behind them is still full of
 /// partners; what the blocks leave over is pushed towards the centre, where the cleared area
 /// around it gives it the most room.
-pub fn blocks(h: usize, w: usize, bh: usize, bw: usize, rng: &mut Rng64) -> Vec<Vec<usize>> {
+pub fn blocks(h: usize, w: usize, bh: usize, bw: usize, rng: &mut impl Rng) -> Vec<Vec<usize>> {
     let (nr, nc) = (h.div_ceil(bh), w.div_ceil(bw));
-    let start = rng.unit() * std::f64::consts::TAU;
-    let turn = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+    let start = rng.random::<f64>() * std::f64::consts::TAU;
+    let turn = if rng.random_range(0..2) == 0 { 1.0 } else { -1.0 };
     let (cr, cc) = (h as f64 / 2.0, w as f64 / 2.0);
     let mut keyed: Vec<(usize, f64, usize, usize)> = Vec::with_capacity(nr * nc);
     for bi in 0..nr {
@@ -73,15 +73,14 @@ pub fn blocks(h: usize, w: usize, bh: usize, bw: usize, rng: &mut Rng64) -> Vec<
 /// the sweep before the last block (the moves are valid either way).
 pub fn region_sweep(
     state: &mut State,
-    rng: &mut Rng64,
+    rng: &mut impl Rng,
     p: &RegionParams,
     moves: &mut Vec<Move>,
     s: &mut RegionScratch,
     budget: &mut Budget,
 ) -> bool {
     let (h, w) = (state.height(), state.width());
-    let side = |rng: &mut Rng64| p.block.0 + rng.below((p.block.1 - p.block.0 + 1) as u64) as usize;
-    let (bh, bw) = (side(rng), side(rng));
+    let (bh, bw) = (rng.random_range(p.block.0..=p.block.1), rng.random_range(p.block.0..=p.block.1));
     s.in_region.clear();
     s.in_region.resize(h * w, false);
     s.local.active.clear();
@@ -105,6 +104,8 @@ pub fn region_sweep(
 
 #[cfg(test)]
 mod tests {
+    use tessera_core::rng::Rng64;
+
     use super::*;
     use crate::board::Board;
     use crate::judge::score;

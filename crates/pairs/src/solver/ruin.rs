@@ -5,7 +5,7 @@
 //! Unlike prefix reuse, the window cuts moves from anywhere in the sequence, so a tile stranded
 //! by an early move can be rescued without redoing everything after it.
 
-use tessera_core::rng::Rng64;
+use rand::{Rng, RngExt};
 use tessera_core::runtime::{Budget, Stop};
 
 use super::local::Local;
@@ -80,7 +80,7 @@ pub fn improve(
     params: &RuinParams,
     stall: u64,
     budget: &mut Budget,
-    rng: &mut Rng64,
+    rng: &mut impl Rng,
     iterations: &mut u64,
 ) -> (Vec<Move>, usize) {
     let mut cur = moves;
@@ -108,7 +108,7 @@ pub fn improve(
         // Annealing-style acceptance: no worse always, worse by `d` tiles with chance
         // exp(-d / temperature), so that a deadlock can be left through a worse position.
         let worse = found.saturating_sub(left.len()) as f64;
-        if worse == 0.0 || rng.unit() < (-worse / params.temperature.max(1e-9)).exp() {
+        if worse == 0.0 || rng.random::<f64>() < (-worse / params.temperature.max(1e-9)).exp() {
             local.apply_best(&mut state, &mut next);
             std::mem::swap(&mut cur, &mut next);
             left = state.remaining();
@@ -123,19 +123,16 @@ pub fn improve(
 
 /// Half of the time a square around a leftover tile; otherwise the box spanning two leftover
 /// tiles (a deadlock between far tiles is undone there), unless that box is too large.
-fn choose_window(w: usize, left: &[usize], params: &RuinParams, rng: &mut Rng64) -> Window {
-    let pick = |rng: &mut Rng64| {
-        let t = left[rng.below(left.len() as u64) as usize];
-        (t / w, t % w)
-    };
-    let a = pick(rng);
-    if rng.below(2) == 0 {
-        let window = Window::spanning(a, pick(rng), rng.below(3) as usize);
+fn choose_window(w: usize, left: &[usize], params: &RuinParams, rng: &mut impl Rng) -> Window {
+    let cell = |t: usize| (t / w, t % w);
+    let a = cell(left[rng.random_range(0..left.len())]);
+    if rng.random_range(0..2) == 0 {
+        let window = Window::spanning(a, cell(left[rng.random_range(0..left.len())]), rng.random_range(0..3));
         if window.area() <= params.max_area {
             return window;
         }
     }
-    let u = rng.unit();
+    let u = rng.random::<f64>();
     Window::around(a.0, a.1, 1 + (u * u * params.max_radius as f64) as usize)
 }
 

@@ -8,8 +8,8 @@
 
 use std::time::Instant;
 
+use rand::Rng;
 use serde::Serialize;
-use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Stop};
 
 use super::greedy::greedy;
@@ -65,7 +65,7 @@ pub struct Solution {
 ///
 /// A board taller than wide is solved transposed (and the moves mirrored back): the partner
 /// queries walk along the rows, so the fewer the rows, the shorter the walks.
-pub fn solve(board: &Board, params: &Params, budget: &mut Budget, rng: &mut Rng64) -> Solution {
+pub fn solve(board: &Board, params: &Params, budget: &mut Budget, rng: &mut impl Rng) -> Solution {
     if board.height() <= board.width() {
         return solve_wide(board, params, budget, rng);
     }
@@ -77,7 +77,7 @@ pub fn solve(board: &Board, params: &Params, budget: &mut Budget, rng: &mut Rng6
 }
 
 /// [`solve`] on a board no taller than wide.
-fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut Rng64) -> Solution {
+fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut impl Rng) -> Solution {
     let t0 = Instant::now();
     let start = State::new(board);
     let mut scratch = RegionScratch::default();
@@ -104,7 +104,7 @@ fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut Rng
 
 /// A fresh answer: the region sweep, within its share of the time left; what it has not reached
 /// when that runs out is finished by the plain greedy.
-fn construct(start: &State, params: &Params, budget: &Budget, rng: &mut Rng64, s: &mut RegionScratch) -> Vec<Move> {
+fn construct(start: &State, params: &Params, budget: &Budget, rng: &mut impl Rng, s: &mut RegionScratch) -> Vec<Move> {
     let mut slice = match budget.time_left() {
         Some(t) => budget.within(t.mul_f64(params.construct_share)),
         None => budget.fork(),
