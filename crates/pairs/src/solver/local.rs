@@ -39,8 +39,6 @@ pub struct Local {
     partners: Vec<usize>,
     cur: Vec<Pair>,
     best: Vec<Pair>,
-    /// The share of trials in which tiles take their nearest partner rather than a random one.
-    pub near: f64,
 }
 
 impl Local {
@@ -115,7 +113,6 @@ impl Local {
         shuffle(&mut self.order, rng);
         self.order.extend(self.active[front..].iter().copied().filter(present));
         shuffle(&mut self.order[first..], rng);
-        let near = rng.random::<f64>() < self.near;
         // While `hold`, the tiles of preferred pairs wait for their pair (see `held`).
         let mut hold = !self.preferred.is_empty() && rng.random::<f64>() < self.hold;
         loop {
@@ -143,11 +140,7 @@ impl Local {
                 if partners.is_empty() {
                     continue;
                 }
-                let j = if near && partners.len() > 1 {
-                    nearest(state.width(), i, partners)
-                } else {
-                    partners[rng.random_range(0..partners.len())]
-                };
+                let j = partners[rng.random_range(0..partners.len())];
                 self.cur.push(Pair { a: i, b: j, k: state.at(i) });
                 state.remove(i);
                 state.remove(j);
@@ -161,13 +154,6 @@ impl Local {
             self.order.retain(|&i| state.at(i) != EMPTY);
         }
     }
-}
-
-/// The partner nearest to `i` (Manhattan distance), the first of equals.
-fn nearest(w: usize, i: usize, partners: &[usize]) -> usize {
-    let (r, c) = ((i / w) as i64, (i % w) as i64);
-    let d = |j: usize| (j as i64 / w as i64 - r).abs() + (j as i64 % w as i64 - c).abs();
-    *partners.iter().min_by_key(|&&j| d(j)).expect("partners")
 }
 
 /// Undoes the removals `done`, last first.

@@ -85,7 +85,6 @@ pub fn region_sweep(
     s.in_region.resize(h * w, false);
     s.local.active.clear();
     s.local.front = 0;
-    s.local.near = std::env::var("NEAR").ok().map_or(0.0, |v| v.parse().unwrap());
     for block in blocks(h, w, bh, bw, rng) {
         if budget.should_stop(1) {
             return false;
