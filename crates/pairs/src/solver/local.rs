@@ -7,9 +7,15 @@
 
 use rand::{Rng, RngExt};
 
-use super::greedy::shuffle;
 use crate::moves::Move;
 use crate::state::{EMPTY, State};
+
+/// Shuffles `v` in place (Fisher-Yates).
+pub fn shuffle<T>(v: &mut [T], rng: &mut impl Rng) {
+    for i in (1..v.len()).rev() {
+        v.swap(i, rng.random_range(0..=i));
+    }
+}
 
 /// A removal done by a trial, so that it can be undone: the two cells and their colour.
 #[derive(Copy, Clone, Debug)]
@@ -42,6 +48,11 @@ pub struct Local {
 }
 
 impl Local {
+    /// A search over the tiles `active`, with the other settings at their defaults.
+    pub fn over(active: Vec<usize>) -> Local {
+        Local { active, ..Local::default() }
+    }
+
     /// Searches the removals among the active tiles that leave the fewest of them, pairing them
     /// only with tiles marked in `allowed` (any tile if `None`). Stops after `patience` trials
     /// in a row without improvement, `max_trials` trials, or a clear. `state` is left as it was;
@@ -161,5 +172,32 @@ fn undo(state: &mut State, done: &[Pair]) {
     for q in done.iter().rev() {
         state.restore(q.b, q.k);
         state.restore(q.a, q.k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tessera_core::rng::Rng64;
+
+    use super::*;
+    use crate::board::Board;
+    use crate::judge::score;
+
+    #[test]
+    fn one_trial_over_every_tile_cannot_be_extended() {
+        let board = crate::generator::generate(2);
+        let mut state = State::new(&board);
+        let mut local = Local::over(state.remaining());
+        let left = local.settle(&mut state, &mut Rng64::seed(3), None, 1, 1);
+        assert_eq!(state.left(), board.tiles(), "settle leaves the state as it was");
+        let mut moves = Vec::new();
+        local.apply_best(&mut state, &mut moves);
+        assert_eq!(state.left(), left);
+        assert!(score(&board, &moves).invalid.is_none());
+        assert!(state.remaining().iter().all(|&i| !state.has_partner(i)));
+        let tiny = Board::parse("01\n10\n").unwrap();
+        let mut s = State::new(&tiny);
+        let mut local = Local::over(s.remaining());
+        assert_eq!(local.settle(&mut s, &mut Rng64::seed(1), None, 4, 4), 4, "a 2x2 checkerboard has no move");
     }
 }

@@ -12,7 +12,7 @@ use rand::Rng;
 use serde::Serialize;
 use tessera_core::runtime::{Budget, Outcome, Stop};
 
-use super::greedy::greedy;
+use super::local::Local;
 use super::region::{RegionParams, RegionScratch, region_sweep};
 use super::ruin::{RuinParams, improve};
 use crate::board::{Board, Cell};
@@ -103,7 +103,7 @@ fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut imp
 }
 
 /// A fresh answer: the region sweep, within its share of the time left; what it has not reached
-/// when that runs out is finished by the plain greedy.
+/// when that runs out is finished by a plain randomised greedy.
 fn construct(start: &State, params: &Params, budget: &Budget, rng: &mut impl Rng, s: &mut RegionScratch) -> Vec<Move> {
     let mut slice = match budget.time_left() {
         Some(t) => budget.within(t.mul_f64(params.construct_share)),
@@ -112,7 +112,10 @@ fn construct(start: &State, params: &Params, budget: &Budget, rng: &mut impl Rng
     let mut state = start.clone();
     let mut moves = Vec::new();
     if !region_sweep(&mut state, rng, &params.region, &mut moves, s, &mut slice) {
-        greedy(&mut state, rng, &mut moves);
+        // One randomised greedy over every tile left.
+        let mut local = Local::over(state.remaining());
+        local.settle(&mut state, rng, None, 1, 1);
+        local.apply_best(&mut state, &mut moves);
     }
     moves
 }
