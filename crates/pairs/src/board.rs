@@ -111,15 +111,15 @@ impl Board {
         // it looks like the first of bare rows (as long as the next row, and not H rows follow).
         let header = match first.parse::<usize>() {
             Ok(h) if first == h.to_string() && lines.len() > 1 => {
-                (lines.len() == 1 + h || lines[1].trim().len() != first.len()).then_some(h)
+                (lines.len() - 1 == h || lines[1].trim().len() != first.len()).then_some(h)
             }
             _ => None,
         };
+        // Lines after the first are counted, so that a huge H cannot overflow.
+        let after = lines.len() - 1;
         let (rows, offset) = match header {
-            Some(h) if lines.len() < 1 + h => {
-                return Err(BoardError::MissingRows { announced: h, found: lines.len() - 1 });
-            }
-            Some(h) if lines.len() > 1 + h => return Err(BoardError::TrailingText(h + 2)),
+            Some(h) if after < h => return Err(BoardError::MissingRows { announced: h, found: after }),
+            Some(h) if after > h => return Err(BoardError::TrailingText(h + 2)),
             Some(_) => (&lines[1..], 1),
             None => (lines, 0),
         };
@@ -191,6 +191,12 @@ impl Board {
     /// The tester's input: H, then the rows, each line ending in a newline.
     pub fn tester_input(&self) -> String {
         format!("{}\n{}\n", self.h, self.text())
+    }
+
+    /// The board mirrored along its main diagonal: cell `(r, c)` becomes `(c, r)`.
+    pub fn transposed(&self) -> Board {
+        let cells = (0..self.tiles()).map(|i| self.get(i % self.h, i / self.h)).collect();
+        Board { h: self.w, w: self.h, colors: self.colors, cells }
     }
 
     /// Tiles of each colour.

@@ -66,10 +66,12 @@ pub fn parse_moves(text: &str) -> Result<Vec<Move>, MovesError> {
     let lines = &lines[..end];
     let first = lines.first().ok_or(MovesError::Empty)?;
     let n: usize = first.parse().map_err(|_| MovesError::BadCount(first.to_string()))?;
-    if lines.len() < n + 1 {
-        return Err(MovesError::Missing { announced: n, found: lines.len() - 1 });
+    // Counted after the first line, so that a huge count cannot overflow.
+    let found = lines.len() - 1;
+    if found < n {
+        return Err(MovesError::Missing { announced: n, found });
     }
-    if lines.len() > n + 1 {
+    if found > n {
         return Err(MovesError::Trailing(n + 2));
     }
     lines[1..].iter().enumerate().map(|(i, l)| parse_move(l).ok_or_else(|| bad(i + 2, l))).collect()

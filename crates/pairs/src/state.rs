@@ -38,6 +38,8 @@ pub struct State {
     color: Vec<u8>,
     open: Vec<u128>,
     tiles: Vec<u128>,
+    /// The columns of the board as a mask.
+    cols: u128,
     left: usize,
 }
 
@@ -52,6 +54,7 @@ impl State {
             color: board.cells().to_vec(),
             open: vec![0; colors * h],
             tiles: vec![0; colors * h],
+            cols: span(0, w as u32 - 1),
             left: h * w,
         };
         for r in 0..h {
@@ -118,6 +121,22 @@ impl State {
         self.left -= 1;
     }
 
+    /// Puts the tile of colour `k` back at the empty index `i` (undoes [`State::remove`]).
+    #[inline]
+    pub fn restore(&mut self, i: usize, k: u8) {
+        debug_assert!(self.color[i] == EMPTY && usize::from(k) < self.colors, "restoring onto a tile");
+        let (r, c) = (i / self.w, i % self.w);
+        let bit = 1u128 << c;
+        self.color[i] = k;
+        let k = usize::from(k);
+        self.tiles[k * self.h + r] |= bit;
+        // The cell is closed again to every other colour.
+        for kk in (0..self.colors).filter(|&kk| kk != k) {
+            self.open[kk * self.h + r] &= !bit;
+        }
+        self.left += 1;
+    }
+
     /// Applies a move known to be valid (no checks beyond debug assertions).
     pub fn apply(&mut self, m: Move) {
         let (a, b) = (self.index(m.a), self.index(m.b));
@@ -155,17 +174,23 @@ impl State {
         if !visit(tiles[r] & span(lo, hi) & !(1u128 << c), r, self.w, &mut f) {
             return;
         }
+        let win0 = span(lo, hi) & self.cols;
         for rows in [&mut (r + 1..self.h) as &mut dyn Iterator<Item = usize>, &mut (0..r).rev()] {
-            let (mut lo, mut hi) = (lo, hi);
+            let mut win = win0;
             for rr in rows {
-                let m = open[rr];
-                if m >> c & 1 == 0 {
-                    break;
+                // Hot loop. The window is the run of open columns around `c` in every row so
+                // far; a row open over the whole window (the common case once the board thins
+                // out) leaves it as it is, and only then is no run computed.
+                let x = open[rr] & win;
+                if x != win {
+                    if x >> c & 1 == 0 {
+                        break;
+                    }
+                    let (l, h) = run_around(x, c);
+                    win = span(l, h);
                 }
-                let (l, h) = run_around(m, c);
-                lo = lo.max(l);
-                hi = hi.min(h);
-                if !visit(tiles[rr] & span(lo, hi), rr, self.w, &mut f) {
+                let t = tiles[rr] & win;
+                if t != 0 && !visit(t, rr, self.w, &mut f) {
                     return;
                 }
             }

@@ -123,4 +123,20 @@ fn bad_input_gets_one_clear_line() {
     let out = solve(&[], "3\n012\n");
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("announces 3 rows but has 1"), "{}", stderr(&out));
+    // Huge counts, empty input and oversized boards: one error line each, no panic.
+    let huge = dir.join("huge.txt");
+    std::fs::write(&huge, "18446744073709551615\n0 0 0 1\n").unwrap();
+    let out = tessera(&["pairs", "score", "--gen-seed", "1", huge.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("18446744073709551615 moves announced, 1 given"), "{}", stderr(&out));
+    let wide = format!("1\n{}\n", "0".repeat(129));
+    for (input, needle) in
+        [("", "empty board"), ("18446744073709551615\n01\n", "announces"), (wide.as_str(), "1..=128")]
+    {
+        let out = solve(&["--budget-ms", "50"], input);
+        assert_eq!(out.status.code(), Some(1), "{input:?}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().filter(|l| l.starts_with("error:")).count(), 1, "{err}");
+        assert!(err.contains(needle) && !err.contains("panicked"), "{input:?}: {err}");
+    }
 }

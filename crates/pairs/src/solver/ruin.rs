@@ -5,12 +5,12 @@
 //! Unlike prefix reuse, the window cuts moves from anywhere in the sequence, so a tile stranded
 //! by an early move can be rescued without redoing everything after it.
 
-use tessera_core::rng::Rng64;
+use rand::{Rng, RngExt};
 use tessera_core::runtime::{Budget, Stop};
 
-use super::greedy::{Pick, Scratch, greedy, shuffle};
+use super::local::Local;
 use crate::moves::Move;
-use crate::state::State;
+use crate::state::{EMPTY, State};
 
 /// Settings of ruin and recreate.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,11 +19,20 @@ pub struct RuinParams {
     pub max_radius: usize,
     /// The largest box spanning two leftover tiles that is ruined whole.
     pub max_area: usize,
+    /// Recreations in a row without improvement before a ruin is given up.
+    pub patience: u32,
+    /// The most recreations per ruin.
+    pub max_trials: u32,
+    /// The share of recreations that first restore the moves the ruin invalidated (see
+    /// [`Local::hold`]).
+    pub hold: f64,
+    /// The acceptance temperature, in tiles (0: never accept a worse solution).
+    pub temperature: f64,
 }
 
 impl Default for RuinParams {
     fn default() -> Self {
-        RuinParams { max_radius: 6, max_area: 400 }
+        RuinParams { max_radius: 6, max_area: 400, patience: 4, max_trials: 16, hold: 0.5, temperature: 1.0 }
     }
 }
 
@@ -62,64 +71,81 @@ impl Window {
     }
 }
 
-/// Improves `moves` (valid from `start`) until the board is clear or the budget stops; returns
-/// the best moves and counts iterations in `iterations`.
+/// Improves `moves` (valid from `start`) until the board is clear, the budget stops, or `stall`
+/// ruins in a row have not improved on the best; returns the best moves and the tiles they leave,
+/// and counts ruins in `iterations`.
 pub fn improve(
     start: &State,
     moves: Vec<Move>,
     params: &RuinParams,
+    stall: u64,
     budget: &mut Budget,
-    rng: &mut Rng64,
+    rng: &mut impl Rng,
     iterations: &mut u64,
-) -> Vec<Move> {
+) -> (Vec<Move>, usize) {
     let mut cur = moves;
     let mut left = leftover(start, &cur);
-    let mut scratch = Scratch::default();
-    let mut first = Vec::new();
+    let mut best = (left.len(), cur.clone());
+    let mut since_best = 0;
+    let mut local = Local::default();
+    local.hold = params.hold;
     let mut next = Vec::with_capacity(cur.len() + 1);
-    while !left.is_empty() && !budget.should_stop(1) {
+    while !left.is_empty() && since_best < stall && !budget.should_stop(1) {
         *iterations += 1;
+        since_best += 1;
         let window = choose_window(start.width(), &left, params, rng);
         let mut state = start.clone();
         next.clear();
-        replay_outside(&mut state, &cur, window, &mut next);
-        // Half of the time the stranded tiles choose first.
-        first.clear();
-        if rng.below(2) == 0 {
-            first.extend_from_slice(&left);
-            shuffle(&mut first, rng);
-        }
-        let pick = if rng.below(4) == 0 { Pick::Nearest } else { Pick::Random };
-        greedy(&mut state, rng, pick, &first, &mut next, &mut scratch);
-        if state.left() <= left.len() {
+        local.preferred.clear();
+        replay_outside(&mut state, &cur, window, &mut next, &mut local.preferred);
+        // The replay is the costly part: several recreations are tried from it.
+        // The tiles left over before go first in the list (see `Local::front`).
+        local.active.clear();
+        local.active.extend(left.iter().copied().filter(|&i| state.at(i) != EMPTY));
+        local.front = local.active.len();
+        local.active.extend(state.remaining().into_iter().filter(|i| !left.contains(i)));
+        let found = local.settle(&mut state, rng, None, params.patience, params.max_trials);
+        // Annealing-style acceptance: no worse always, worse by `d` tiles with chance
+        // exp(-d / temperature), so that a deadlock can be left through a worse position.
+        let worse = found.saturating_sub(left.len()) as f64;
+        if worse == 0.0 || rng.random::<f64>() < (-worse / params.temperature.max(1e-9)).exp() {
+            local.apply_best(&mut state, &mut next);
             std::mem::swap(&mut cur, &mut next);
             left = state.remaining();
+            if left.len() < best.0 {
+                best = (left.len(), cur.clone());
+                since_best = 0;
+            }
         }
     }
-    cur
+    (best.1, best.0)
 }
 
 /// Half of the time a square around a leftover tile; otherwise the box spanning two leftover
 /// tiles (a deadlock between far tiles is undone there), unless that box is too large.
-fn choose_window(w: usize, left: &[usize], params: &RuinParams, rng: &mut Rng64) -> Window {
-    let pick = |rng: &mut Rng64| {
-        let t = left[rng.below(left.len() as u64) as usize];
-        (t / w, t % w)
-    };
-    let a = pick(rng);
-    if rng.below(2) == 0 {
-        let window = Window::spanning(a, pick(rng), rng.below(3) as usize);
+fn choose_window(w: usize, left: &[usize], params: &RuinParams, rng: &mut impl Rng) -> Window {
+    let cell = |t: usize| (t / w, t % w);
+    let a = cell(left[rng.random_range(0..left.len())]);
+    if rng.random_range(0..2) == 0 {
+        let window = Window::spanning(a, cell(left[rng.random_range(0..left.len())]), rng.random_range(0..3));
         if window.area() <= params.max_area {
             return window;
         }
     }
-    let u = rng.unit();
+    let u = rng.random::<f64>();
     Window::around(a.0, a.1, 1 + (u * u * params.max_radius as f64) as usize)
 }
 
 /// Replays `moves` on `state`, skipping those with a tile in `window` and those that are no
-/// longer valid; the moves kept are pushed to `out`.
-fn replay_outside(state: &mut State, moves: &[Move], window: Window, out: &mut Vec<Move>) {
+/// longer valid; the moves kept are pushed to `out`, the cells of those no longer valid to
+/// `deferred`.
+fn replay_outside(
+    state: &mut State,
+    moves: &[Move],
+    window: Window,
+    out: &mut Vec<Move>,
+    deferred: &mut Vec<(usize, usize)>,
+) {
     for &m in moves {
         let holds = |c: crate::board::Cell| window.holds(usize::from(c.r), usize::from(c.c));
         if holds(m.a) || holds(m.b) {
@@ -131,6 +157,8 @@ fn replay_outside(state: &mut State, moves: &[Move], window: Window, out: &mut V
             state.remove(a);
             state.remove(b);
             out.push(m);
+        } else {
+            deferred.push((a, b));
         }
     }
 }
