@@ -86,7 +86,7 @@ const WALK_MEMORY: usize = 6;
 /// The longest chain of overlapping occurrences tried (see [`chains`]).
 const CHAIN: usize = 10;
 /// Phrases new to the game that one unit's way down may spell, besides one that ends it.
-const MAX_NEW: usize = 2;
+const MAX_NEW: usize = 3;
 const NO_PHRASE: u16 = u16::MAX;
 /// Plans carried out before the unit falls back to the plain path.
 const ATTEMPTS: usize = 4;
