@@ -13,7 +13,7 @@
 //! The first occurrence of a phrase in a game is worth 300 more. The search runs on layers: on
 //! the first no phrase new to the game has been spelled yet, and a new phrase lifts a way to the
 //! next layer, with its bonus; each way remembers which new phrases it spelled, so none is
-//! counted twice. A unit's way may spell two new phrases, and a third if that one locks it.
+//! counted twice. A unit's way may spell three new phrases, and a fourth if that one locks it.
 //!
 //! Overlapping occurrences count: "ia! ia!" ends with its own beginning, so "ia! ia! ia!" holds
 //! it twice. Such chains are offered to units that cannot turn, which have few other phrases.
