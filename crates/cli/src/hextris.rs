@@ -150,6 +150,10 @@ pub struct TuneArgs {
     cores: Option<u64>,
     #[command(flatten)]
     seed: crate::common::SeedArg,
+    /// Also consider the sets of an earlier portfolio (JSON, as this command writes) and keep
+    /// those that still earn their place.
+    #[arg(long, value_name = "FILE")]
+    with: Option<PathBuf>,
     /// Write the portfolio (JSON) to FILE instead of stdout; the solver's shipped weights are
     /// `crates/hextris/data/weights.json`.
     #[arg(long, value_name = "FILE")]
@@ -523,6 +527,16 @@ fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
         keep: args.keep as usize,
         threads: args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize),
         seed: args.seed.get(),
+        with: match &args.with {
+            Some(path) => {
+                let text = read_input(path)?;
+                let p: tessera_hextris::solver::Portfolio = serde_json::from_str(&text)
+                    .with_context(|| format!("{}: not a portfolio of weights", path.display()))?;
+                p.weights
+            }
+            None => Vec::new(),
+        },
+        with_name: args.with.as_ref().map(|p| p.display().to_string()),
     };
     let start = tessera_hextris::solver::Weights::tuned();
     let portfolio = tune(&problems, &start, &opts, |line| eprintln!("{line}"))?;

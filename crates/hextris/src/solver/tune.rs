@@ -32,6 +32,10 @@ pub struct Options {
     pub threads: usize,
     /// Random seed (training seeds and steps).
     pub seed: u64,
+    /// Sets of weights from an earlier portfolio, candidates beside the new ones.
+    pub with: Vec<Weights>,
+    /// Where those came from (for the portfolio's record of how it was made).
+    pub with_name: Option<String>,
 }
 
 /// A problem's training games.
@@ -128,6 +132,7 @@ pub fn tune(
         },
     );
     let mut candidates = vec![start.clone()];
+    candidates.extend(opts.with.iter().cloned());
     candidates.extend(found.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten());
     // Every candidate on every problem.
     let worth: Mutex<Vec<Vec<f64>>> = Mutex::new(vec![vec![0.0; candidates.len()]; cases.len()]);
@@ -152,8 +157,9 @@ pub fn tune(
         })
         .collect();
     let picked = pick(&share, opts.keep);
+    let with = opts.with_name.as_ref().map_or(String::new(), |w| format!(" --with {w}"));
     let made_by = format!(
-        "tessera hextris tune --seeds {} --iterations {} --keep {} --seed {} ({} problems)",
+        "tessera hextris tune --seeds {} --iterations {} --keep {} --seed {}{with} ({} problems)",
         opts.seeds,
         opts.iterations,
         opts.keep,
