@@ -521,21 +521,23 @@ fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
     } else {
         args.files.iter().map(|f| load_problem(f)).collect::<Result<_>>()?
     };
+    // Bad input is refused before anything else (the seed is printed when drawn).
+    let with = match &args.with {
+        Some(path) => {
+            let text = read_input(path)?;
+            let p: tessera_hextris::solver::Portfolio = serde_json::from_str(&text)
+                .with_context(|| format!("{}: not a portfolio of weights", path.display()))?;
+            p.weights
+        }
+        None => Vec::new(),
+    };
     let opts = Options {
         seeds: args.seeds as usize,
         iterations: args.iterations as usize,
         keep: args.keep as usize,
         threads: args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize),
         seed: args.seed.get(),
-        with: match &args.with {
-            Some(path) => {
-                let text = read_input(path)?;
-                let p: tessera_hextris::solver::Portfolio = serde_json::from_str(&text)
-                    .with_context(|| format!("{}: not a portfolio of weights", path.display()))?;
-                p.weights
-            }
-            None => Vec::new(),
-        },
+        with,
         with_name: args.with.as_ref().map(|p| p.display().to_string()),
     };
     let start = tessera_hextris::solver::Weights::tuned();

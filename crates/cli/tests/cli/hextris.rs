@@ -171,3 +171,21 @@ fn play_takes_commands_from_stdin_and_saves_a_valid_solution() {
     assert_eq!(seed["error"], Value::Null, "{seed}");
     assert!(seed["locked"].as_u64().unwrap() >= 1, "{seed}");
 }
+
+#[test]
+fn tune_writes_a_portfolio_that_can_build_on_another() {
+    let dir = scratch("hextris-tune");
+    let out = dir.join("weights.json");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../hextris/data/weights.json");
+    let mut args: Vec<&str> = "hextris tune -f 1 -f 10 --seeds 1 --iterations 2 --keep 2 --seed 7".split(' ').collect();
+    args.extend(["--with", shipped.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let run = tessera(&args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["weights"].as_array().unwrap().len(), 2);
+    assert!(v["made_by"].as_str().unwrap().contains("--with"), "{v}");
+    // A file that is not a portfolio is refused.
+    let bad = tessera(&["hextris", "tune", "-f", "1", "--with", "no-such-portfolio.json"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stderr(&bad).starts_with("error: "));
+}
