@@ -591,21 +591,7 @@ fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
     );
     emit(&(head + &picture(&game)))?;
     if let Some(out) = &args.svg {
-        let unit: Vec<tessera_hextris::Cell> = game.piece().map(|u| u.cells.clone()).unwrap_or_default();
-        let mut cells = Vec::new();
-        for y in 0..p.height as i32 {
-            for x in 0..p.width as i32 {
-                let c = tessera_hextris::Cell::new(x, y);
-                let label = if unit.contains(&c) {
-                    '@'
-                } else if game.is_filled(c) {
-                    '#'
-                } else {
-                    '.'
-                };
-                cells.push((x, y, label));
-            }
-        }
+        let cells = tessera_hextris::judge::labels(&game);
         let title = format!("hextris problem {} seed {seed}: score {}", p.id, v.score);
         let svg = tessera_core::svg::board_svg(tessera_core::geometry::Lattice::Hex, &cells, &title);
         crate::common::write_file(out, &svg)?;

@@ -378,29 +378,39 @@ pub fn replay<'p>(problem: &'p Problem, seed: u32, solution: &str) -> Game<'p> {
 /// Draws a game's board as text: odd rows shifted right, `#` filled, `@` the unit in play,
 /// `.` free.
 pub fn picture(game: &Game<'_>) -> String {
-    let p = game.problem();
-    let unit: HashSet<Cell> = game.piece().map(|u| u.cells.iter().copied().collect()).unwrap_or_default();
     let mut out = String::new();
-    for y in 0..p.height as i32 {
-        if y % 2 == 1 {
-            out.push(' ');
+    for (x, y, label) in labels(game) {
+        match x {
+            0 if y % 2 == 1 => out.push(' '),
+            0 => {}
+            _ => out.push(' '),
         }
-        let row: Vec<&str> = (0..p.width as i32)
-            .map(|x| {
-                let c = Cell::new(x, y);
-                if unit.contains(&c) {
-                    "@"
-                } else if game.is_filled(c) {
-                    "#"
-                } else {
-                    "."
-                }
-            })
-            .collect();
-        out += &row.join(" ");
-        out.push('\n');
+        out.push(label);
+        if x + 1 == game.problem().width as i32 {
+            out.push('\n');
+        }
     }
     out
+}
+
+/// Every cell of the board, row by row, labelled `@` (the unit in play), `#` (filled) or `.`:
+/// what [`picture`] draws, and what an SVG of the board colours.
+pub fn labels(game: &Game<'_>) -> Vec<(i32, i32, char)> {
+    let p = game.problem();
+    let unit: HashSet<Cell> = game.piece().map(|u| u.cells.iter().copied().collect()).unwrap_or_default();
+    let label = |c: Cell| {
+        if unit.contains(&c) {
+            '@'
+        } else if game.is_filled(c) {
+            '#'
+        } else {
+            '.'
+        }
+    };
+    (0..p.height as i32)
+        .flat_map(|y| (0..p.width as i32).map(move |x| (x, y)))
+        .map(|(x, y)| (x, y, label(Cell::new(x, y))))
+        .collect()
 }
 
 fn failed(kind: ErrorKind, end_state: EndState, commands: usize, locked: usize) -> Verdict {

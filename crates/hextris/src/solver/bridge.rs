@@ -19,8 +19,7 @@
 //! (for the bridge the speller picks) the last unit's planned lock position must stay reachable
 //! from where the phrase leaves it.
 
-use std::collections::{HashMap, VecDeque};
-
+use super::power::shortest_walk;
 use crate::command::Command;
 use crate::engine::{Board, Pos, Reach, Rules, Unit};
 use crate::phrase::Phrases;
@@ -181,31 +180,6 @@ fn walk(reach: &Reach, unit: &Unit, commands: &[Command], text: &[u8], target: P
 /// A shortest way from `from` to `target` that never enters `row` (positions of `from`'s row
 /// visited already); legal by construction, since a shortest path repeats no position.
 pub fn free_path(reach: &Reach, unit: &Unit, from: Pos, row: &[Pos], target: Pos) -> Option<Vec<Command>> {
-    let mut parent: HashMap<Pos, (Pos, Command)> = HashMap::new();
-    let mut queue = VecDeque::from([from]);
-    while let Some(p) = queue.pop_front() {
-        if p == target {
-            let mut path = Vec::new();
-            let mut q = target;
-            while q != from {
-                let (prev, cmd) = parent[&q];
-                path.push(cmd);
-                q = prev;
-            }
-            path.reverse();
-            return Some(path);
-        }
-        for cmd in Command::ALL {
-            let q = unit.step(p, cmd);
-            if q == from || q.y > target.y || !reach.is_valid(q) || parent.contains_key(&q) {
-                continue;
-            }
-            if q.y == from.y && row.contains(&q) {
-                continue;
-            }
-            parent.insert(q, (p, cmd));
-            queue.push_back(q);
-        }
-    }
-    None
+    let ok = |q: Pos| q.y <= target.y && reach.is_valid(q) && !(q.y == from.y && row.contains(&q));
+    shortest_walk(unit, from, target, &Command::ALL, ok)
 }

@@ -612,6 +612,19 @@ impl Walker {
 /// A shortest walk within a row from `from` to `to` through reachable positions, never through
 /// `avoid`.
 fn row_walk(reach: &Reach, unit: &Unit, from: Pos, to: Pos, avoid: &[Pos]) -> Option<Vec<Command>> {
+    let moves = [Command::W, Command::E, Command::CW, Command::CCW];
+    shortest_walk(unit, from, to, &moves, |q| reach.is_reachable(q) && !avoid.contains(&q))
+}
+
+/// A shortest walk from `from` to `to` by `moves` through positions that pass `ok` (breadth
+/// first); it repeats no position, so it is legal wherever its positions are.
+pub(super) fn shortest_walk(
+    unit: &Unit,
+    from: Pos,
+    to: Pos,
+    moves: &[Command],
+    ok: impl Fn(Pos) -> bool,
+) -> Option<Vec<Command>> {
     let mut parent: std::collections::HashMap<Pos, (Pos, Command)> = std::collections::HashMap::new();
     let mut queue = std::collections::VecDeque::from([from]);
     while let Some(p) = queue.pop_front() {
@@ -626,9 +639,9 @@ fn row_walk(reach: &Reach, unit: &Unit, from: Pos, to: Pos, avoid: &[Pos]) -> Op
             path.reverse();
             return Some(path);
         }
-        for cmd in [Command::W, Command::E, Command::CW, Command::CCW] {
+        for &cmd in moves {
             let q = unit.step(p, cmd);
-            if q != from && reach.is_reachable(q) && !avoid.contains(&q) && !parent.contains_key(&q) {
+            if q != from && !parent.contains_key(&q) && ok(q) {
                 parent.insert(q, (p, cmd));
                 queue.push_back(q);
             }

@@ -74,10 +74,12 @@ impl Solver<'_> {
     ) -> (Vec<u8>, Option<Bridge>) {
         let (rules, p) = (&self.rules, locks[k]);
         let unit = &rules.units[source[k]];
-        // The boards the next two units will see, if the plan has them.
+        // The boards the next two units will see, if the plan has them (needed only while a
+        // phrase is still to be spelled and there is time for bridges).
         let mut boards = Vec::new();
         let mut after = state.clone();
-        let ahead = (k + 2).min(locks.len() - 1).saturating_sub(k);
+        let wanted = !used.iter().all(|&u| u) && !budget.clone().expired();
+        let ahead = if wanted { (k + 2).min(locks.len() - 1).saturating_sub(k) } else { 0 };
         for (&u, &at) in source[k..].iter().zip(&locks[k..]).take(ahead) {
             after.lock(rules, u, at);
             boards.push(after.board.clone());
@@ -86,8 +88,8 @@ impl Solver<'_> {
             boards.get(i).map(|board| Next { board, unit: &rules.units[source[k + 1 + i]], target: locks[k + 1 + i] })
         };
         let bridges = match next(0) {
-            Some(n) if !budget.clone().expired() => bridge::bridges(rules, &self.settings.phrases, used, n, next(1)),
-            _ => Vec::new(),
+            Some(n) => bridge::bridges(rules, &self.settings.phrases, used, n, next(1)),
+            None => Vec::new(),
         };
         let (t, b) = speller.spell_with(rules, &state.board, unit, p, used, start.clone(), &bridges);
         match b {
