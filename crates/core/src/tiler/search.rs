@@ -44,6 +44,9 @@ pub(crate) trait Engine: Send + Sync {
     fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>>;
 }
 
+/// The plan index of the fillers that pad each group of placements to a multiple of four.
+const FILLER: u32 = u32::MAX;
+
 /// Most piece types the fast search handles (they are tracked in one word).
 pub(crate) const MAX_TYPES: usize = 64;
 
@@ -110,9 +113,10 @@ pub(crate) struct Fast<B> {
     n_types: usize,
     /// Bits that are never free: holes in the bounding box and bits past it.
     start: B,
-    /// `ranges[bit * n_types + ty]`: the placements of type `ty` whose lowest bit is `bit`.
+    /// `ranges[bit * n_types + ty]`: the placements of type `ty` whose lowest bit is `bit`,
+    /// padded with fillers (plan index [`FILLER`], a full mask) to a multiple of four.
     ranges: Vec<(u32, u32)>,
-    /// Number of placements filed under each bit (all types).
+    /// Number of placements filed under each bit (all types, fillers included).
     per_bit: Vec<u32>,
     masks: Vec<B>,
     /// `hope[bit * 512 + byte]` (and `+ 256 + byte`): the types with a placement filed under
@@ -218,24 +222,30 @@ impl<B: CellBits> Fast<B> {
         for (bit, expired) in self.expired.iter_mut().enumerate() {
             *expired = (0..self.n_types).filter(|&ty| last[ty].is_none_or(|l| l < bit)).fold(0, |m, ty| m | 1 << ty);
         }
-        for (low, ty, mask, id) in kept {
-            let i = self.masks.len() as u32;
-            let r = &mut self.ranges[low * self.n_types + ty];
-            if r.0 == r.1 {
-                *r = (i, i);
+        for group in kept.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
+            let (low, ty) = (group[0].0, group[0].1);
+            let first = self.masks.len() as u32;
+            for &(_, _, mask, id) in group {
+                // A placement misses the occupied cells of `byte` iff `byte` is a subset of the
+                // complement of its own cells there: mark the complement, spread to subsets.
+                self.hope.add(low * 512 + usize::from(!mask.byte_at(low + 1)), ty);
+                self.hope.add(low * 512 + 256 + usize::from(!mask.byte_at(low + 9)), ty);
+                self.masks.push(mask);
+                self.ty.push(ty as u8);
+                self.ids.push(id);
             }
-            r.1 = i + 1;
-            self.per_bit[low] += 1;
-            // A placement misses the occupied cells of `byte` iff `byte` is a subset of the
-            // complement of its own cells there: mark the complement, spread to subsets below.
-            self.hope.add(low * 512 + usize::from(!mask.byte_at(low + 1)), ty);
-            self.hope.add(low * 512 + 256 + usize::from(!mask.byte_at(low + 9)), ty);
-            self.masks.push(mask);
-            self.ty.push(ty as u8);
-            self.ids.push(id);
+            // Pad the group to a multiple of four with fillers (full masks, which meet any
+            // non-empty occupancy), so that candidate scans run in whole chunks of four.
+            while !self.masks.len().is_multiple_of(4) {
+                self.masks.push(!B::empty());
+                self.ty.push(ty as u8);
+                self.ids.push(FILLER);
+            }
+            self.ranges[low * self.n_types + ty] = (first, self.masks.len() as u32);
         }
-        // Spare entries, so that candidate scans may read in chunks of four.
-        self.masks.extend([!B::empty(); 3]);
+        for (low, n) in self.per_bit.iter_mut().enumerate() {
+            *n = self.ranges[low * self.n_types..(low + 1) * self.n_types].iter().map(|r| r.1 - r.0).sum();
+        }
         self.hope.spread_to_subsets();
         Some(())
     }
@@ -471,6 +481,8 @@ struct Run<'a, B> {
     /// `top` on and moves `top` past them while its children run.
     cand: Vec<u32>,
     top: usize,
+    /// Room for one node's candidates (a power of two, at least the longest list of a bit).
+    span: usize,
     ids: Vec<u32>,
     nodes: u64,
     /// Tilings visited so far.
@@ -484,7 +496,7 @@ impl<'a, B: CellBits> Run<'a, B> {
         // Room for the candidates of every level: pieces placed + 1 levels, each at most the
         // longest list filed under one bit.
         let depth = t.counts.iter().map(|&c| c as usize).sum::<usize>() + 1;
-        let widest = t.per_bit.iter().copied().max().unwrap_or(0) as usize;
+        let span = (t.per_bit.iter().copied().max().unwrap_or(0) as usize).next_power_of_two();
         // A dead-state table in proportion to the puzzle, within 2^10..2^20 entries and
         // DEAD_BYTES (on big boards an entry holds a long occupancy: allocating and clearing a
         // huge table would cost more than the search it saves).
@@ -498,7 +510,8 @@ impl<'a, B: CellBits> Run<'a, B> {
             dead: (remember_dead && t.packs).then(|| Memo::new(log2)),
             pockets: Memo::new(if remember_dead { 14 } else { 1 }),
             stack: Vec::new(),
-            cand: vec![0; depth * widest + widest + 4],
+            cand: vec![0; (depth + 1) * span],
+            span,
             top: 0,
             ids: Vec::new(),
             nodes: 0,
@@ -530,20 +543,35 @@ impl<'a, B: CellBits> Run<'a, B> {
             return Some(0);
         }
         let row = &t.ranges[f * t.n_types..(f + 1) * t.n_types];
-        let out = &mut self.cand[self.top..self.top + t.per_bit[f] as usize + 4];
+        // A window as long as the widest cell's list (a power of two): indices are masked into
+        // it, which is free, instead of bounds-checked, and never wrap.
+        let wrap = self.span - 1;
+        let out = &mut self.cand[self.top..self.top + self.span];
         let mut n = 0;
-        // Hot loop: every type with copies left, every placement of it at the first free cell;
-        // the index is written unconditionally and kept if the placement fits (no branch).
+        if occ.is_empty() {
+            // Only at the root of a board that fills its whole word: fillers would fit here.
+            while types != 0 {
+                let (a, b) = row[types.trailing_zeros() as usize];
+                types &= types - 1;
+                for i in (a..b).filter(|&i| t.ids[i as usize] != FILLER) {
+                    out[n & wrap] = i;
+                    n += 1;
+                }
+            }
+            return Some(n);
+        }
+        // Hot loop: every type with copies left, every placement of it at the first free cell,
+        // in whole chunks of four; the index is written unconditionally and kept if the
+        // placement fits (no branch).
         while types != 0 {
             let (a, b) = row[types.trailing_zeros() as usize];
             types &= types - 1;
-            // In chunks of four (the mask array has three spare entries at its end), so the
-            // loop runs 1, 2 or 3 times rather than 1 to 12: fewer mispredicted exits.
             let (a, b) = (a as usize, b as usize);
-            for base in (a..b).step_by(4) {
-                for (i, m) in t.masks[base..base + 4].iter().enumerate() {
-                    out[n] = (base + i) as u32;
-                    n += usize::from((base + i < b) & !m.intersects(occ));
+            for (k, quad) in t.masks[a..b].chunks_exact(4).enumerate() {
+                let base = a + 4 * k;
+                for (i, m) in quad.iter().enumerate() {
+                    out[n & wrap] = (base + i) as u32;
+                    n += usize::from(!m.intersects(occ));
                 }
             }
         }

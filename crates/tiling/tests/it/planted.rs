@@ -62,6 +62,22 @@ fn wide_boards_agree_with_dlx() {
     }
 }
 
+/// A board that fills its whole word (64 cells, no holes): the root's occupancy is empty, the
+/// one state where the fillers padding the placement lists would fit; they must not be taken.
+#[test]
+fn a_board_filling_the_whole_word_agrees_with_dlx() {
+    for seed in 0..2 {
+        let s = spec(seed % 2 == 1, 8, 8, 0, 8, 10, true);
+        let p = planted(&s, "full", &mut Rng64::seed(seed)).unwrap();
+        let fast = Tiler::with_engine(&p.puzzle.problem, EngineKind::Fast).unwrap();
+        assert_eq!(fast.plan().nbits, 64);
+        let a = fast.count(1, &Budget::unlimited());
+        let b = Tiler::with_engine(&p.puzzle.problem, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
+        assert!(a.raw >= 1);
+        assert_eq!((a.raw, a.distinct), (b.raw, b.distinct), "{}", p.puzzle.to_text());
+    }
+}
+
 /// Boards of several words per cell set (up to 8) are solved too, on one and on two threads.
 #[test]
 fn multi_word_planted_boards_are_solved() {
