@@ -256,7 +256,9 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
         let share = left * work[i] / work[i..].iter().sum::<f64>();
         let budget = Budget::unlimited().with_time(Duration::from_secs_f64(share));
         let games = solve(p, &settings, &budget, threads, |r| {
-            if !args.quiet {
+            if !args.quiet && r.width == 0 {
+                eprintln!("problem {}: missing phrases grafted, score {} ({:.1} s)", p.id, r.score, r.seconds);
+            } else if !args.quiet {
                 eprintln!(
                     "problem {}: width {:>5}, score {} ({} seeds improved, {:.1} s)",
                     p.id, r.width, r.score, r.improved, r.seconds

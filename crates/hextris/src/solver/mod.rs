@@ -5,16 +5,20 @@
 //! weights of the portfolio and keeps, per seed, the set whose plan promises most; then it widens
 //! the beam (2, 4, 8, ...) while time is left. A plan is spelled and judged only when it promises
 //! more than the seed's best so far; each seed keeps its best game as the judge scores it.
+//! Finally, the phrases a seed's best game misses are grafted onto it where they run through
+//! several units (see [`graft`]), with a share of the time kept for that.
 
 pub mod beam;
 pub mod bridge;
 pub mod features;
+mod graft;
 pub mod power;
 mod spell;
 pub mod tune;
 
+use std::collections::BTreeMap;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tessera_core::runtime::{Budget, split_work};
@@ -24,7 +28,9 @@ use crate::judge::{Verdict, score};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
 use beam::Plan;
+use bridge::Carry;
 pub use features::{Portfolio, Weights};
+pub use graft::Grown;
 use power::Speller;
 
 /// How to solve.
@@ -141,7 +147,7 @@ pub fn unit_rates(rules: &Rules, phrases: &Phrases) -> Vec<f64> {
 /// What [`solve`] reports after each round.
 #[derive(Clone, Debug)]
 pub struct Round {
-    /// Beam width of the round.
+    /// Beam width of the round (0: the phrases grafted at the end, see [`Solver::graft`]).
     pub width: usize,
     /// Seeds improved in this round.
     pub improved: usize,
@@ -159,6 +165,20 @@ struct Best {
     /// The best plan's expected points.
     promise: f64,
     game: Option<Game>,
+    /// The best game's plan (and the runs grafted onto it).
+    grown: Option<Grown>,
+}
+
+impl Best {
+    /// Keeps `game` (planned by `plan`, with the units of `fixed` given) if it scores more.
+    fn offer(&mut self, game: Game, plan: &Plan, fixed: BTreeMap<usize, Carry>) -> bool {
+        if self.game.as_ref().is_some_and(|g| game.verdict.score <= g.verdict.score) {
+            return false;
+        }
+        self.grown = Some(Grown { game: game.clone(), plan: plan.clone(), fixed });
+        self.game = Some(game);
+        true
+    }
 }
 
 /// Solves every seed of `problem` within `budget` on `threads` threads, widening the beam while
@@ -181,7 +201,12 @@ pub fn solve(
     let mut width = 1;
     // Seconds to spell one game, as last measured.
     let spell_cost = Mutex::new(f64::INFINITY);
+    // The rounds' share of the time: all of it, unless some phrase is missing after the first
+    // round (then a share is kept for grafting).
+    let mut rounds = budget.fork();
+    let mut grafting = false;
     loop {
+        let budget = &rounds;
         let variants = if width == 1 { kinds } else { (threads / seeds.len()).clamp(1, kinds) };
         // When spelling is cheap, the beam's runners-up are spelled too.
         let all = *lock(&spell_cost) * (seeds.len() * variants * RUNNERS_UP) as f64 / threads as f64;
@@ -246,8 +271,7 @@ pub fn solve(
                     let mut all = lock(&best);
                     let b = &mut all[j];
                     b.promise = b.promise.max(promise(plan));
-                    if b.game.as_ref().is_none_or(|g| game.verdict.score > g.verdict.score) {
-                        b.game = Some(game);
+                    if b.offer(game, plan, BTreeMap::new()) {
                         *lock(&improved) += 1;
                     }
                 }
@@ -264,7 +288,28 @@ pub fn solve(
         if budget.clone().expired() || width >= settings.max_width {
             break;
         }
+        if width == 1 && missing(&lock(&best), &settings.phrases) {
+            // Worth it if each seed's share of the time holds a few runs (a run costs about two
+            // spellings: the rest of the game planned, then the whole game spelled).
+            let waves = seeds.len().div_ceil(threads.max(1)) as f64;
+            let run = 2.0 * *lock(&spell_cost);
+            let left = rounds.time_left().map(|t| t.as_secs_f64());
+            grafting = left.is_none_or(|t| t * GRAFT_SHARE / waves >= GRAFT_MIN_RUNS * run);
+            if let Some(t) = left.filter(|_| grafting) {
+                rounds = budget.within(Duration::from_secs_f64(t * (1.0 - GRAFT_SHARE)));
+            }
+        }
         width *= 2;
+    }
+    if grafting && missing(&lock(&best), &settings.phrases) && !budget.clone().expired() {
+        graft_all(&solver, &best, budget, threads);
+        let total: u64 = lock(&best).iter().map(|b| b.game.as_ref().map_or(0, |g| g.verdict.score)).sum();
+        on_round(&Round {
+            width: 0,
+            improved: 0,
+            score: total / seeds.len() as u64,
+            seconds: started.elapsed().as_secs_f64(),
+        });
     }
     let best = best.into_inner().unwrap_or_else(|e| e.into_inner());
     // A seed never reached (no time at all) gets the empty text, which scores 0 and is valid.
@@ -279,6 +324,56 @@ pub fn solve(
         })
         .collect())
 }
+
+/// The phrases `game` does not spell, longest first.
+fn unused(game: &Game, phrases: &Phrases) -> Vec<usize> {
+    let counts = phrases.counts(&game.text);
+    let mut out: Vec<usize> = (0..phrases.len()).filter(|&i| counts[i] == 0).collect();
+    out.sort_by_key(|&i| std::cmp::Reverse(phrases.text(i).len()));
+    out
+}
+
+/// Whether some seed's best game misses a phrase.
+fn missing(best: &[Best], phrases: &Phrases) -> bool {
+    best.iter().any(|b| b.game.as_ref().is_some_and(|g| !unused(g, phrases).is_empty()))
+}
+
+/// Grafts the phrases each seed's best game misses (see [`graft`]), the seeds in parallel, each
+/// with an equal share of the time left.
+fn graft_all(solver: &Solver<'_>, best: &Mutex<Vec<Best>>, budget: &Budget, threads: usize) {
+    let seeds = lock(best).len();
+    let waves = seeds.div_ceil(threads.max(1)) as u32;
+    // Threads to spare beyond one a seed go to each seed's runs.
+    let inner = (threads / seeds.max(1)).max(1);
+    split_work(
+        seeds,
+        threads,
+        budget,
+        || (),
+        |_, j, _| {
+            let Some(mut grown) = lock(best)[j].grown.clone() else { return true };
+            let slice = budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t / waves));
+            let weights = &solver.settings.portfolio[grown.game.weights];
+            for phrase in unused(&grown.game, &solver.settings.phrases) {
+                if let Some(better) = solver.graft(&grown, phrase, weights, GRAFT_WIDTH, inner, &slice) {
+                    grown = better;
+                }
+            }
+            let Grown { game, plan, fixed } = grown;
+            lock(best)[j].offer(game, &plan, fixed);
+            true
+        },
+    );
+}
+
+/// The share of the time kept for grafting when some phrase is missing after the first round.
+const GRAFT_SHARE: f64 = 0.25;
+
+/// Grafting is tried when each seed's share of the time holds at least this many runs.
+const GRAFT_MIN_RUNS: f64 = 8.0;
+
+/// Beam width for the rest of a game after a grafted phrase.
+const GRAFT_WIDTH: usize = 64;
 
 /// Games of a beam spelled per plan when spelling is cheap: the best and its runners-up.
 const RUNNERS_UP: usize = 64;

@@ -1,5 +1,7 @@
 //! A plan spelled into a game: each unit's text in turn, phrases carried across locks.
 
+use std::collections::BTreeMap;
+
 use tessera_core::runtime::Budget;
 
 use super::Solver;
@@ -14,6 +16,19 @@ impl Solver<'_> {
     /// error all the same, the text is cut before it. Once `budget` runs out, the remaining
     /// units take their plain shortest paths.
     pub fn spell(&self, seed: u32, plan: &Plan, budget: &Budget) -> (String, Verdict) {
+        self.spell_fixed(seed, plan, &BTreeMap::new(), budget)
+    }
+
+    /// [`Solver::spell`], with some units started elsewhere than at their spawn (`fixed[k]`:
+    /// a [`Carry`]; if it is `locked`, its text is the unit's whole text, ending at its planned
+    /// lock).
+    pub(crate) fn spell_fixed(
+        &self,
+        seed: u32,
+        plan: &Plan,
+        fixed: &BTreeMap<usize, Carry>,
+        budget: &Budget,
+    ) -> (String, Verdict) {
         let source = self.problem.source(seed);
         let phrases = &self.settings.phrases;
         let mut speller = Speller::new(phrases);
@@ -25,7 +40,7 @@ impl Solver<'_> {
         let (mut carry, mut then): (Option<Carry>, Option<Carry>) = (None, None);
         for (k, &at) in locks.iter().enumerate() {
             let unit = &self.rules.units[source[k]];
-            let t = match carry.take() {
+            let t = match fixed.get(&k).cloned().or_else(|| carry.take()) {
                 // The middle of a phrase that crosses two locks: the whole text is given.
                 Some(c) if c.locked => {
                     carry = then.take();
@@ -34,7 +49,9 @@ impl Solver<'_> {
                 None if budget.clone().expired() => Speller::plain(&self.rules, &state.board, unit, at),
                 start => {
                     let start = start.unwrap_or_else(|| Carry::spawn(unit));
-                    let (t, b) = self.spell_unit(&mut speller, &state, &source, k, locks, &used, start, budget);
+                    // Bridges never reach into a unit whose text is given.
+                    let free = (1..=2).take_while(|i| !fixed.contains_key(&(k + i))).count();
+                    let (t, b) = self.spell_unit(&mut speller, &state, &source, (k, free), locks, &used, start, budget);
                     if let Some(b) = b {
                         used[b.phrase] = true;
                         (carry, then) = (Some(b.carry), b.then);
@@ -58,15 +75,16 @@ impl Solver<'_> {
         (text, verdict)
     }
 
-    /// Spells unit `k` from `start`, offered the bridges to the next units: the text, and the
-    /// bridge if it ends with the head of a phrase the next units finish.
+    /// Spells unit `k` from `start`, offered the bridges to the next units (at most `free` of
+    /// them): the text, and the bridge if it ends with the head of a phrase the next units
+    /// finish.
     #[allow(clippy::too_many_arguments)]
     fn spell_unit(
         &self,
         speller: &mut Speller,
         state: &State,
         source: &[usize],
-        k: usize,
+        (k, free): (usize, usize),
         locks: &[Pos],
         used: &[bool],
         start: Carry,
@@ -79,7 +97,7 @@ impl Solver<'_> {
         let mut boards = Vec::new();
         let mut after = state.clone();
         let wanted = !used.iter().all(|&u| u) && !budget.clone().expired();
-        let ahead = if wanted { (k + 2).min(locks.len() - 1).saturating_sub(k) } else { 0 };
+        let ahead = if wanted { (k + 2).min(locks.len() - 1).saturating_sub(k).min(free) } else { 0 };
         for (&u, &at) in source[k..].iter().zip(&locks[k..]).take(ahead) {
             after.lock(rules, u, at);
             boards.push(after.board.clone());

@@ -1,10 +1,12 @@
 //! The solver's games, every one checked by the reference judge.
 
+use std::collections::BTreeMap;
+
 use proptest::prelude::*;
 use tessera_core::runtime::Budget;
 use tessera_hextris::judge::{EndState, score};
 use tessera_hextris::problem::{Cell, UnitDef};
-use tessera_hextris::solver::{Settings, Solver};
+use tessera_hextris::solver::{Game, Grown, Settings, Solver};
 use tessera_hextris::{Phrases, Problem};
 
 use crate::problem;
@@ -122,4 +124,31 @@ fn units_that_cannot_turn_chain_overlapping_occurrences() {
     assert!(game.text.contains("ia! ia! ia!"), "{}", game.text);
     let counts: usize = v.phrase_counts.iter().filter(|(n, _)| n == "Ia! Ia!").map(|(_, c)| *c).sum();
     assert!(counts > game.text.matches("ia! ia!").count(), "overlaps must count: {counts}");
+}
+
+#[test]
+fn phrases_longer_than_two_falls_are_grafted_through_several_units() {
+    // Problem 20 is 15 rows high: "In his house at R'lyeh dead Cthulhu waits dreaming." moves
+    // down 28 times, more than two units can fall, so the speller never fits it; grafted, it
+    // runs through several units, each locked by whichever of its letters is blocked.
+    let mut p = problem(20);
+    p.source_length = 30;
+    let settings = Settings::default();
+    let solver = Solver::new(&p, &settings).unwrap();
+    let seed = p.source_seeds[0];
+    let plan = solver.plan(seed, 0, 1, &mut Budget::unlimited());
+    let (text, verdict) = solver.spell(seed, &plan, &Budget::unlimited());
+    let phrases = &settings.phrases;
+    let phrase = (0..phrases.len()).find(|&i| phrases.name(i).starts_with("In his house")).unwrap();
+    assert_eq!(phrases.counts(&text)[phrase], 0, "the speller alone cannot fit it");
+    let game = Game { seed, text, verdict, width: 1, weights: 0, partial: false };
+    let base = Grown { game, plan, fixed: BTreeMap::new() };
+    let grown = solver
+        .graft(&base, phrase, &settings.portfolio[0], 1, 2, &Budget::unlimited())
+        .expect("a grafted game that scores more");
+    let v = score(&p, seed, &grown.game.text, phrases);
+    assert_eq!(v, grown.game.verdict, "the solver reports the judge's own verdict");
+    assert_eq!(v.error, None);
+    assert!(v.score > base.game.verdict.score, "{} after {}", v.score, base.game.verdict.score);
+    assert!(phrases.counts(&grown.game.text)[phrase] >= 1, "{}", grown.game.text);
 }

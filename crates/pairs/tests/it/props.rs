@@ -6,6 +6,7 @@ use std::time::Duration;
 use proptest::prelude::*;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::Budget;
+use tessera_pairs::board::MAX_SIDE;
 use tessera_pairs::judge::score;
 use tessera_pairs::moves::{format_moves, parse_moves};
 use tessera_pairs::solver::{Params, solve};
@@ -107,7 +108,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
-    fn partner_queries_follow_the_rule(h in 1usize..9, w in 1usize..130, colors in 1u64..5, seed in any::<u64>()) {
+    fn partner_queries_follow_the_rule(h in 1usize..9, w in 1usize..=MAX_SIDE, colors in 1u64..5, seed in any::<u64>()) {
         let mut rng = Rng64::seed(seed);
         let cells: Vec<u8> = (0..h * w).map(|_| rng.below(colors) as u8).collect();
         let board = Board::new(h, w, cells.clone()).unwrap();
