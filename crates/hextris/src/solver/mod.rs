@@ -203,6 +203,7 @@ pub fn solve(
     let spell_cost = Mutex::new(f64::INFINITY);
     // The rounds' share of the time: all of it, unless some phrase is missing after the first
     // round (then a share is kept for grafting).
+    let whole = budget;
     let mut rounds = budget.fork();
     let mut grafting = false;
     loop {
@@ -286,9 +287,22 @@ pub fn solve(
             seconds: started.elapsed().as_secs_f64(),
         });
         if budget.clone().expired() || width >= settings.max_width {
-            break;
-        }
-        if width == 1 && missing(&lock(&best), &settings.phrases) {
+            // The rounds' share is spent: graft, then widen again with whatever time is left.
+            if !grafting || whole.clone().expired() {
+                break;
+            }
+            grafting = false;
+            if missing(&lock(&best), &settings.phrases) {
+                graft_all(&solver, &best, whole, threads);
+                let total: u64 = lock(&best).iter().map(|b| b.game.as_ref().map_or(0, |g| g.verdict.score)).sum();
+                let seconds = started.elapsed().as_secs_f64();
+                on_round(&Round { width: 0, improved: 0, score: total / seeds.len() as u64, seconds });
+            }
+            if whole.clone().expired() || width >= settings.max_width {
+                break;
+            }
+            rounds = whole.fork();
+        } else if width == 1 && missing(&lock(&best), &settings.phrases) {
             // Worth it if each seed's share of the time holds a few runs (a run costs about two
             // spellings: the rest of the game planned, then the whole game spelled).
             let waves = seeds.len().div_ceil(threads.max(1)) as f64;
@@ -296,20 +310,10 @@ pub fn solve(
             let left = rounds.time_left().map(|t| t.as_secs_f64());
             grafting = left.is_none_or(|t| t * GRAFT_SHARE / waves >= GRAFT_MIN_RUNS * run);
             if let Some(t) = left.filter(|_| grafting) {
-                rounds = budget.within(Duration::from_secs_f64(t * (1.0 - GRAFT_SHARE)));
+                rounds = whole.within(Duration::from_secs_f64(t * (1.0 - GRAFT_SHARE)));
             }
         }
         width *= 2;
-    }
-    if grafting && missing(&lock(&best), &settings.phrases) && !budget.clone().expired() {
-        graft_all(&solver, &best, budget, threads);
-        let total: u64 = lock(&best).iter().map(|b| b.game.as_ref().map_or(0, |g| g.verdict.score)).sum();
-        on_round(&Round {
-            width: 0,
-            improved: 0,
-            score: total / seeds.len() as u64,
-            seconds: started.elapsed().as_secs_f64(),
-        });
     }
     let best = best.into_inner().unwrap_or_else(|e| e.into_inner());
     // A seed never reached (no time at all) gets the empty text, which scores 0 and is valid.
