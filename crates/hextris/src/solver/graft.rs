@@ -8,15 +8,16 @@
 //! ```text
 //!   unit k:    spawn ... p  [phrase: i n   h i s   h o u s e ... (a blocked move locks it)]
 //!   unit k+1:  spawn        [phrase, continued ...               (locked the same way)    ]
-//!   unit k+2:  spawn        [... d r e a m i n g .]  then straight down to a lock
+//!   unit k+2:  spawn        [... d r e a m i n g .]  then spelled on its way to a lock
 //! ```
 //!
 //! A phrase's letters are fixed commands, so once the unit and the position `p` where it starts
-//! are chosen, the whole run is determined: [`graft`] tries every position every unit can reach,
-//! plays the phrase through, and for each run that the rules allow (no repeated position, the
-//! game not over before the phrase is) plans the rest of the game again from where the run
-//! leaves it. Locks that a phrase chooses are rarely good ones, so the runs that end late in the
-//! game (where the board matters least) are tried first; the judge's score decides.
+//! are chosen, the whole run is determined: [`Solver::graft`] tries every position each of the
+//! last units can reach, plays the phrase through, and for each run that the rules allow (no
+//! repeated position, the game not over before the phrase is) plans the rest of the game again
+//! from where the run leaves it. Each unit a run takes spells nothing else and the locks a phrase
+//! chooses are rarely good ones, so the runs that take the fewest units are tried first, and among
+//! them the latest (where the board matters least); the judge's score decides.
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 

@@ -6,7 +6,7 @@
 //! the beam (2, 4, 8, ...) while time is left. A plan is spelled and judged only when it promises
 //! more than the seed's best so far; each seed keeps its best game as the judge scores it.
 //! Finally, the phrases a seed's best game misses are grafted onto it where they run through
-//! several units (see [`graft`]), with a share of the time kept for that.
+//! several units (see [`Solver::graft`]), with a share of the time kept for that.
 
 pub mod beam;
 pub mod bridge;
@@ -342,7 +342,7 @@ fn missing(best: &[Best], phrases: &Phrases) -> bool {
     best.iter().any(|b| b.game.as_ref().is_some_and(|g| !unused(g, phrases).is_empty()))
 }
 
-/// Grafts the phrases each seed's best game misses (see [`graft`]), the seeds in parallel, each
+/// Grafts the phrases each seed's best game misses (see [`Solver::graft`]), the seeds in parallel, each
 /// with an equal share of the time left.
 fn graft_all(solver: &Solver<'_>, best: &Mutex<Vec<Best>>, budget: &Budget, threads: usize) {
     let seeds = lock(best).len();
