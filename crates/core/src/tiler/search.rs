@@ -10,10 +10,11 @@
 //! * *Pockets.* The lines that no placed piece touches yet are open. A flood from the open lines
 //!   walks back into the few lines the placed pieces reach; every free cell it cannot reach is in
 //!   a closed pocket, whose size must be a sum of piece sizes. Placements that close off such a
-//!   pocket on the empty board are dropped before the search starts.
+//!   pocket on the empty board are dropped before the search starts. With the last two pieces
+//!   the check is skipped (it costs more than it saves there).
 //! * *Dead states.* What remains to do below a node depends only on the covered cells and the
 //!   copies used, not on the path; a table remembers states whose subtree held no tiling (see
-//!   [`Memo`]).
+//!   [`Memo`]). It is read first, before the candidates are gathered.
 
 use std::ops::ControlFlow;
 
@@ -46,6 +47,11 @@ pub(crate) trait Engine: Send + Sync {
 
 /// The plan index of the fillers that pad each group of placements to a multiple of four.
 const FILLER: u32 = u32::MAX;
+
+/// With this many pieces left or fewer, the pocket check is skipped: the candidate scans of the
+/// last pieces find a dead end for less than the check costs (meteor: 1.1% fewer instructions,
+/// 4% fewer mispredicted branches; 6x10: 3.6% fewer instructions).
+const NO_POCKETS_LEFT: usize = 2;
 
 /// Most piece types the fast search handles (they are tracked in one word).
 pub(crate) const MAX_TYPES: usize = 64;
@@ -135,6 +141,8 @@ pub(crate) struct Fast<B> {
     /// leaves them open.
     open_after: Vec<B>,
     counts: Vec<u32>,
+    /// Pieces in all.
+    pieces: usize,
     /// What one more copy of each type adds to the packed count of copies used.
     units: [u64; MAX_TYPES],
     /// Whether the copies used pack into 64 bits (one field per type), keying [`Memo`].
@@ -167,6 +175,7 @@ impl<B: CellBits> Fast<B> {
             open_after: (0..plan.nbits.max(1))
                 .map(|b| !B::below((b / plan.line.max(1) + 1) * plan.line.max(1)))
                 .collect(),
+            pieces: counts.iter().map(|&c| c as usize).sum(),
             counts,
             units: [0; MAX_TYPES],
             packs: units.is_some(),
@@ -591,13 +600,13 @@ impl<'a, B: CellBits> Run<'a, B> {
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
+        // Prune: the state is known dead, nothing fits, or a pocket cannot be filled.
+        if self.dead.as_ref().is_some_and(|d| d.get(occ, state_hash(occ, self.used)) == Some(self.used + 1)) {
+            return ControlFlow::Continue(());
+        }
         let Some(n) = self.write_candidates(occ) else { return self.found(visit) };
         let t = self.t;
-        // Prune: nothing fits, the state is known dead, or a pocket cannot be filled.
-        if n == 0
-            || self.dead.as_ref().is_some_and(|d| d.get(occ, state_hash(occ, self.used)) == Some(self.used + 1))
-            || !self.pockets_ok(occ, open)
-        {
+        if n == 0 || (self.stack.len() + NO_POCKETS_LEFT < self.t.pieces && !self.pockets_ok(occ, open)) {
             return ControlFlow::Continue(());
         }
         self.nodes += 1;
