@@ -631,9 +631,10 @@ impl<'a, B: CellBits> Run<'a, B> {
             }
             let next = occ | mask;
             if let Some(f) = (!next).lowest()
-                && t.hopeful(f, next, self.avail) == 0
+                && (t.hopeful(f, next, self.avail) == 0 || t.expired[f] & self.avail != 0)
             {
-                // The child has nothing to try: skip the call.
+                // The child has nothing to try, or a type it still needs has no placement left
+                // at or after its first free cell: skip the call.
                 if self.counts[ty] == 0 {
                     self.avail ^= 1 << ty;
                 }
