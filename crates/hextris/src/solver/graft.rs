@@ -211,7 +211,7 @@ impl Solver<'_> {
     /// Grafts `phrase` (an index into the phrases) onto `base`: tries the runs that fit (fewest
     /// units first, then latest first) on `threads` threads, plans the rest of each game with
     /// `weights` and a beam of `width`, and returns the best game the judge scores above
-    /// `base`. Runs grafted before stay if they come before the new one.
+    /// `base`. Runs grafted before stay if they end before the new one starts.
     pub fn graft(
         &self,
         base: &Grown,
@@ -234,10 +234,10 @@ impl Solver<'_> {
             budget,
             || None,
             |best: &mut Option<Grown>, i, b| {
-                let Some(grown) = self.grown(base, &source, &all[i], weights, width, b) else { return false };
+                let grown = self.grown(base, &source, &all[i], weights, width, b);
                 let bar = best.as_ref().unwrap_or(base).game.verdict.score;
-                if grown.game.verdict.score > bar {
-                    *best = Some(grown);
+                if let Some(g) = grown.filter(|g| g.game.verdict.score > bar) {
+                    *best = Some(g);
                 }
                 true
             },
@@ -246,7 +246,7 @@ impl Solver<'_> {
     }
 
     /// The game with `run` grafted onto `base`, the rest planned again; `None` if the budget ran
-    /// out first.
+    /// out first or the judge did not play the whole text.
     fn grown(
         &self,
         base: &Grown,
@@ -266,12 +266,17 @@ impl Solver<'_> {
             rest = p.locks;
         }
         let locks: Vec<Pos> = base.plan.locks[..run.first].iter().chain(&run.locks).chain(&rest).copied().collect();
-        let mut fixed: BTreeMap<usize, Carry> =
-            base.fixed.iter().filter(|(k, _)| **k < run.first).map(|(k, c)| (*k, c.clone())).collect();
+        // Earlier runs stay if they end before this one; one it would cut is dropped whole.
+        let mut fixed = base.fixed.clone();
+        if fixed.last_key_value().is_some_and(|(&k, _)| k >= run.first) {
+            fixed.clear();
+        }
         fixed.extend((run.first..).zip(run.starts.iter().cloned()));
         let plan = Plan { locks, move_score: 0, power: 0.0, stopped: false };
         let (text, verdict) = self.spell_fixed(base.game.seed, &plan, &fixed, budget);
-        (verdict.error.is_none() && !budget.expired()).then(|| Grown {
+        // The speller cuts a text before an error, so a game cut short is a failed one.
+        let whole = verdict.error.is_none() && verdict.locked == plan.locks.len();
+        (whole && !budget.expired()).then(|| Grown {
             game: Game { text, verdict, partial: false, ..base.game.clone() },
             plan,
             fixed,
@@ -314,7 +319,12 @@ mod tests {
         let source = p.source(p.source_seeds[0]);
         let state = State::new(&p);
         assert_eq!(rules.units[source[0]].period, 1);
-        assert!(play(&rules, &source, &state, &[], b"ei!").is_some());
+        let run = play(&rules, &source, &state, &[], b"ei!").expect("no turn in it");
+        assert_eq!(run.locks.len(), run.starts.len());
+        let spelled: Vec<u8> = run.starts.iter().flat_map(|c| c.text.clone()).collect();
+        assert_eq!(spelled, b"ei!");
+        let last = run.starts.last().unwrap();
+        assert!(!last.locked && last.row.contains(&last.at));
         assert!(play(&rules, &source, &state, &[], b"r'lyeh").is_none());
     }
 }

@@ -301,7 +301,9 @@ pub fn solve(
             if whole.clone().expired() || width >= settings.max_width {
                 break;
             }
+            // The round the cut interrupted, again with the time left.
             rounds = whole.fork();
+            continue;
         } else if width == 1 && missing(&lock(&best), &settings.phrases) {
             // Worth it if each seed's share of the time holds a few runs (a run costs about two
             // spellings: the rest of the game planned, then the whole game spelled).
@@ -346,7 +348,6 @@ fn missing(best: &[Best], phrases: &Phrases) -> bool {
 /// with an equal share of the time left.
 fn graft_all(solver: &Solver<'_>, best: &Mutex<Vec<Best>>, budget: &Budget, threads: usize) {
     let seeds = lock(best).len();
-    let waves = seeds.div_ceil(threads.max(1)) as u32;
     // Threads to spare beyond one a seed go to each seed's runs.
     let inner = (threads / seeds.max(1)).max(1);
     split_work(
@@ -356,6 +357,8 @@ fn graft_all(solver: &Solver<'_>, best: &Mutex<Vec<Best>>, budget: &Budget, thre
         || (),
         |_, j, _| {
             let Some(mut grown) = lock(best)[j].grown.clone() else { return true };
+            // An equal share of what is left for this seed and those still to come.
+            let waves = (seeds - j).div_ceil(threads.max(1)) as u32;
             let slice = budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t / waves));
             let weights = &solver.settings.portfolio[grown.game.weights];
             for phrase in unused(&grown.game, &solver.settings.phrases) {

@@ -35,6 +35,7 @@ impl Solver<'_> {
         let mut used = vec![false; phrases.len()];
         let mut state = State::new(self.problem);
         let mut text = Vec::new();
+        let longest = (0..phrases.len()).map(|i| phrases.text(i).len()).max().unwrap_or(0);
         let locks = &plan.locks;
         // Where the next units start when a phrase crosses locks (see [`bridge`]).
         let (mut carry, mut then): (Option<Carry>, Option<Carry>) = (None, None);
@@ -59,8 +60,11 @@ impl Solver<'_> {
                     t
                 }
             };
+            // Phrases used so far, those that run across units included: counted over this
+            // unit's text and as much of the text before as the longest phrase.
+            let from = text.len().saturating_sub(longest);
             text.extend_from_slice(&t);
-            let counts = phrases.counts(std::str::from_utf8(&t).unwrap_or(""));
+            let counts = phrases.counts(std::str::from_utf8(&text[from..]).unwrap_or(""));
             for (u, c) in used.iter_mut().zip(counts) {
                 *u |= c > 0;
             }

@@ -149,6 +149,7 @@ fn phrases_longer_than_two_falls_are_grafted_through_several_units() {
     let v = score(&p, seed, &grown.game.text, phrases);
     assert_eq!(v, grown.game.verdict, "the solver reports the judge's own verdict");
     assert_eq!(v.error, None);
+    assert_eq!(v.locked, grown.plan.locks.len(), "the whole text is played");
     assert!(v.score > base.game.verdict.score, "{} after {}", v.score, base.game.verdict.score);
     assert!(phrases.counts(&grown.game.text)[phrase] >= 1, "{}", grown.game.text);
 }
