@@ -297,32 +297,62 @@ impl Reach {
     /// A shortest command sequence from the spawn to `target` (which must be reachable), by
     /// breadth-first search over the valid positions. A shortest path never repeats a position.
     pub fn path_to(&self, unit: &Unit, target: Pos) -> Option<Vec<Command>> {
-        let start = unit.spawn;
-        if !self.is_reachable(start) || !self.is_reachable(target) {
+        if !self.is_reachable(target) {
             return None;
         }
-        let key = |p: Pos| self.index(p.y as i32, p.r) * 128 + self.bit(p).unwrap_or(0) as usize;
-        let mut parent: Vec<u8> = vec![u8::MAX; 6 * self.rows * 128];
+        let (parent, _) = self.tree(unit, Some(target));
+        self.walk_back(unit, &parent, target)
+    }
+
+    /// A shortest path from the spawn to every reachable position, nearest first (one
+    /// breadth-first search).
+    pub fn paths(&self, unit: &Unit) -> Vec<(Pos, Vec<Command>)> {
+        let (parent, order) = self.tree(unit, None);
+        order.into_iter().filter_map(|p| Some((p, self.walk_back(unit, &parent, p)?))).collect()
+    }
+
+    /// Breadth-first search from the spawn over the reachable positions, until `target` if
+    /// given: each position's command from its parent (by key; 6 at the spawn, `u8::MAX` where
+    /// not reached), and the positions in the order reached.
+    fn tree(&self, unit: &Unit, target: Option<Pos>) -> (Vec<u8>, Vec<Pos>) {
+        let mut parent: Vec<u8> = vec![u8::MAX; self.keys()];
+        let mut order = Vec::new();
+        let start = unit.spawn;
+        let Some(k0) = self.key(start).filter(|_| self.is_reachable(start)) else { return (parent, order) };
+        parent[k0] = 6;
         let mut queue = std::collections::VecDeque::from([start]);
-        parent[key(start)] = 6;
         while let Some(p) = queue.pop_front() {
-            if p == target {
+            order.push(p);
+            if Some(p) == target {
                 break;
             }
             for cmd in Command::ALL {
                 let q = unit.step(p, cmd);
-                if self.is_reachable(q) && parent[key(q)] == u8::MAX {
-                    parent[key(q)] = cmd.index() as u8;
+                if let Some(k) = self.key(q).filter(|_| self.is_reachable(q))
+                    && parent[k] == u8::MAX
+                {
+                    parent[k] = cmd.index() as u8;
                     queue.push_back(q);
                 }
             }
         }
+        (parent, order)
+    }
+
+    /// The commands that led the search of [`Reach::tree`] to `target`.
+    fn walk_back(&self, unit: &Unit, parent: &[u8], target: Pos) -> Option<Vec<Command>> {
         let mut path = Vec::new();
         let mut p = target;
-        while p != start {
-            let cmd = Command::ALL[*parent.get(key(p)).filter(|&&c| c < 6)? as usize];
-            path.push(cmd);
-            p = undo(unit, p, cmd);
+        loop {
+            match *parent.get(self.key(p)?)? {
+                6 => break,
+                c if c < 6 => {
+                    let cmd = Command::ALL[c as usize];
+                    path.push(cmd);
+                    p = undo(unit, p, cmd);
+                }
+                _ => return None,
+            }
         }
         path.reverse();
         Some(path)

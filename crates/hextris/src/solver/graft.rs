@@ -19,7 +19,7 @@
 //! chooses are rarely good ones, so the runs that take the fewest units are tried first, and among
 //! them the latest (where the board matters least); the judge's score decides.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashSet};
 
 use tessera_core::runtime::{Budget, split_work};
 
@@ -27,7 +27,6 @@ use super::beam::{self, Plan};
 use super::bridge::Carry;
 use super::{Game, Solver, Weights};
 use crate::command::Command;
-use crate::engine::reach::undo;
 use crate::engine::{Pos, Reach, Rules, State, Unit};
 
 /// Units whose runs are tried per phrase, counted back from the end of the game.
@@ -147,7 +146,7 @@ fn runs(rules: &Rules, source: &[usize], start: &State, plan: &Plan, phrase: &[u
         let state = &states[k];
         let unit = &rules.units[source[k]];
         let reach = Reach::new(rules, &state.board, unit);
-        for (p, path) in paths(&reach, unit) {
+        for (p, path) in reach.paths(unit) {
             if let Some(run) = play(rules, source, state, &path, phrase)
                 && seen.insert((k, run.locks.clone()))
             {
@@ -157,42 +156,6 @@ fn runs(rules: &Rules, source: &[usize], start: &State, plan: &Plan, phrase: &[u
         }
     }
     out
-}
-
-/// A shortest path from the spawn to every reachable position (one breadth-first search; a
-/// shortest path never repeats a position).
-fn paths(reach: &Reach, unit: &Unit) -> Vec<(Pos, Vec<Command>)> {
-    let mut parent: Vec<u8> = vec![u8::MAX; reach.keys()];
-    let mut order = Vec::new();
-    let Some(k0) = reach.key(unit.spawn).filter(|_| reach.is_reachable(unit.spawn)) else { return Vec::new() };
-    parent[k0] = 6;
-    let mut queue = VecDeque::from([unit.spawn]);
-    while let Some(p) = queue.pop_front() {
-        order.push(p);
-        for cmd in Command::ALL {
-            let q = unit.step(p, cmd);
-            if let Some(k) = reach.key(q).filter(|_| reach.is_reachable(q))
-                && parent[k] == u8::MAX
-            {
-                parent[k] = cmd.index() as u8;
-                queue.push_back(q);
-            }
-        }
-    }
-    order
-        .into_iter()
-        .map(|p| {
-            let mut path = Vec::new();
-            let mut at = p;
-            while let Some(&c) = reach.key(at).map(|k| &parent[k]).filter(|&&c| c < 6) {
-                let cmd = Command::ALL[c as usize];
-                path.push(cmd);
-                at = undo(unit, at, cmd);
-            }
-            path.reverse();
-            (p, path)
-        })
-        .collect()
 }
 
 /// A game as grafting sees it: the judged game, its plan, and the units whose start is given
@@ -296,7 +259,7 @@ mod tests {
         let state = State::new(&p);
         for unit in &rules.units {
             let reach = Reach::new(&rules, &state.board, unit);
-            let found = paths(&reach, unit);
+            let found = reach.paths(unit);
             let reachable = (0..reach.keys()).map(|k| reach.pos_of(k)).filter(|&q| reach.is_reachable(q)).count();
             assert_eq!(found.len(), reachable);
             for (target, path) in found {
