@@ -70,8 +70,13 @@ pub trait CellBits:
     fn shr(self, k: u32) -> Self;
     /// A 64-bit digest of the set, for hashing (equal sets, equal digests).
     fn digest(&self) -> u64;
+    /// The 64 cells `p..p + 64` as the bits of a word (cells past the capacity read as empty).
+    fn word_at(&self, p: usize) -> u64;
     /// The 8 cells `p..p + 8` as the bits of a byte (cells past the capacity read as empty).
-    fn byte_at(&self, p: usize) -> u8;
+    #[inline]
+    fn byte_at(&self, p: usize) -> u8 {
+        self.word_at(p) as u8
+    }
 
     /// Adds cell `i`.
     #[inline]
@@ -174,8 +179,8 @@ impl CellBits for Bitboard {
         self.0
     }
     #[inline]
-    fn byte_at(&self, p: usize) -> u8 {
-        self.0.checked_shr(p as u32).unwrap_or(0) as u8
+    fn word_at(&self, p: usize) -> u64 {
+        self.0.checked_shr(p as u32).unwrap_or(0)
     }
 }
 
@@ -313,11 +318,11 @@ impl<const W: usize> CellBits for WideBits<W> {
         out
     }
     #[inline]
-    fn byte_at(&self, p: usize) -> u8 {
+    fn word_at(&self, p: usize) -> u64 {
         let (k, b) = (p / 64, p % 64);
         let lo = self.0.get(k).map_or(0, |w| w >> b);
-        let hi = if b > 56 { self.0.get(k + 1).map_or(0, |w| w << (64 - b)) } else { 0 };
-        (lo | hi) as u8
+        let hi = if b > 0 { self.0.get(k + 1).map_or(0, |w| w << (64 - b)) } else { 0 };
+        lo | hi
     }
     #[inline]
     fn digest(&self) -> u64 {
@@ -535,6 +540,8 @@ mod tests {
             let p = k as usize % 256;
             let byte = (0..8).filter(|j| a.contains(&(p + j))).fold(0u8, |b, j| b | 1 << j);
             prop_assert_eq!(wa.byte_at(p), byte);
+            let word = (0..64).filter(|j| a.contains(&(p + j))).fold(0u64, |w, j| w | 1 << j);
+            prop_assert_eq!(wa.word_at(p), word);
             let up: Vec<usize> = a.iter().map(|&i| i + k as usize).filter(|&i| i < 256).collect();
             prop_assert_eq!(wa.shl(k).iter().collect::<Vec<_>>(), up);
             let down: Vec<usize> = a.iter().filter(|&&i| i >= k as usize).map(|&i| i - k as usize).collect();

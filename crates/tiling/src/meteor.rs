@@ -29,21 +29,23 @@ pub struct MeteorResult {
     pub outcome: Outcome,
 }
 
+/// The count and the smallest and largest solutions (labels in board-cell order; comparing
+/// them as characters compares the strings).
 #[derive(Default)]
 struct Extremes {
     found: u64,
-    min: Option<String>,
-    max: Option<String>,
+    min: Option<Vec<char>>,
+    max: Option<Vec<char>>,
 }
 
 impl Extremes {
-    fn add(&mut self, s: String) {
+    fn add(&mut self, s: &[char]) {
         self.found += 1;
-        if self.min.as_ref().is_none_or(|m| s < *m) {
-            self.min = Some(s.clone());
+        if self.min.as_deref().is_none_or(|m| s < m) {
+            self.min = Some(s.to_vec());
         }
-        if self.max.as_ref().is_none_or(|m| s > *m) {
-            self.max = Some(s);
+        if self.max.as_deref().is_none_or(|m| s > m) {
+            self.max = Some(s.to_vec());
         }
     }
     fn merge(self, o: Extremes) -> Extremes {
@@ -67,11 +69,11 @@ pub fn tiler() -> Tiler {
 /// thread so that the answer is the same every time.
 pub fn solve(tiler: &Tiler, limit: u64, threads: usize, budget: &Budget) -> MeteorResult {
     let taken = AtomicU64::new(0);
-    let (parts, outcome) = tiler.fold(threads, budget, Extremes::default, |acc, s| {
+    let (parts, outcome) = tiler.fold_labels(threads, budget, Extremes::default, |acc, labels| {
         if taken.fetch_add(1, Ordering::Relaxed) >= limit {
             return ControlFlow::Break(());
         }
-        acc.add(tiler.labels(s));
+        acc.add(labels);
         ControlFlow::Continue(())
     });
     let limited = taken.load(Ordering::Relaxed) > limit;
@@ -81,8 +83,8 @@ pub fn solve(tiler: &Tiler, limit: u64, threads: usize, budget: &Budget) -> Mete
     let all = parts.into_iter().fold(Extremes::default(), Extremes::merge);
     MeteorResult {
         found: all.found,
-        min: all.min.unwrap_or_default(),
-        max: all.max.unwrap_or_default(),
+        min: all.min.unwrap_or_default().into_iter().collect(),
+        max: all.max.unwrap_or_default().into_iter().collect(),
         outcome: if limited { Outcome::Complete } else { outcome },
     }
 }
@@ -121,12 +123,12 @@ mod tests {
     #[test]
     fn extremes_merge_keeps_counts_and_bounds() {
         let mut a = Extremes::default();
-        a.add("5".into());
-        a.add("3".into());
+        a.add(&['5']);
+        a.add(&['3']);
         let mut b = Extremes::default();
-        b.add("9".into());
+        b.add(&['9']);
         let m = a.merge(b);
-        assert_eq!((m.found, m.min.as_deref(), m.max.as_deref()), (3, Some("3"), Some("9")));
+        assert_eq!((m.found, m.min.as_deref(), m.max.as_deref()), (3, Some(&['3'][..]), Some(&['9'][..])));
     }
 
     #[test]

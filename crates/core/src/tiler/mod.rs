@@ -11,6 +11,7 @@
 //! cells.
 
 mod dlx;
+mod fit;
 pub mod plan;
 pub mod problem;
 mod search;

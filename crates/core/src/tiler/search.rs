@@ -2,9 +2,11 @@
 //!
 //! The board is one bit mask ([`CellBits`]: one word up to 64 cells, several beyond), laid out in
 //! lines along its shorter side (see [`crate::plan`]). Every placement is a mask, filed under its
-//! lowest bit and its piece type. At each node the search takes the first free cell `f`: every
-//! placement that can cover it has `f` as its lowest bit (all lower cells are covered), so the
-//! candidates are a table lookup, one short list per piece type that has copies left.
+//! lowest bit. At each node the search takes the first free cell `f`: every placement that can
+//! cover it has `f` as its lowest bit (all lower cells are covered), so the candidates are the
+//! placements filed under `f` that fit, found by table lookups ([`FitTables`]) as the bits of a
+//! set. A node gathers its children's candidates before calling them: a child with none is never
+//! called.
 //!
 //! Two prunings:
 //! * *Pockets.* The lines that no placed piece touches yet are open. A flood from the open lines
@@ -14,7 +16,7 @@
 //!   the check is skipped (it costs more than it saves there).
 //! * *Dead states.* What remains to do below a node depends only on the covered cells and the
 //!   copies used, not on the path; a table remembers states whose subtree held no tiling (see
-//!   [`Memo`]). It is read first, before the candidates are gathered.
+//!   [`Memo`]). It is read first thing in a call.
 
 use std::ops::ControlFlow;
 
@@ -22,6 +24,7 @@ use crate::bits::CellBits;
 use crate::rng::Rng64;
 use crate::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
 
+use crate::tiler::fit::FitTables;
 use crate::tiler::plan::Plan;
 
 /// A search engine over a compiled puzzle. Searches can be split into independent prefixes (lists
@@ -45,9 +48,6 @@ pub(crate) trait Engine: Send + Sync {
     fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>>;
 }
 
-/// The plan index of the fillers that pad each group of placements to a multiple of four.
-const FILLER: u32 = u32::MAX;
-
 /// With this many pieces left or fewer, the pocket check is skipped: the candidate scans of the
 /// last pieces find a dead end for less than the check costs (meteor: 1.1% fewer instructions,
 /// 4% fewer mispredicted branches; 6x10: 3.6% fewer instructions).
@@ -69,49 +69,12 @@ const DEAD_LOG2: u32 = 20;
 /// Most memory of one search's dead-state table.
 const DEAD_BYTES: usize = 32 << 20;
 
-/// Per-cell type sets, in 16-bit words when there are at most 16 piece types (a quarter of the
-/// cache footprint: these tables are read at every node).
-enum TypeSets {
-    Narrow(Vec<u16>),
-    Wide(Vec<u64>),
-}
-
-impl TypeSets {
-    fn new(n_types: usize, len: usize) -> Self {
-        if n_types <= 16 { TypeSets::Narrow(vec![0; len]) } else { TypeSets::Wide(vec![0; len]) }
-    }
-    #[inline]
-    fn get(&self, i: usize) -> u64 {
-        match self {
-            TypeSets::Narrow(v) => u64::from(v[i]),
-            TypeSets::Wide(v) => v[i],
-        }
-    }
-    fn add(&mut self, i: usize, ty: usize) {
-        match self {
-            TypeSets::Narrow(v) => v[i] |= 1 << ty,
-            TypeSets::Wide(v) => v[i] |= 1 << ty,
-        }
-    }
-    /// Makes every 256-entry block hold, at `byte`, the union over the supersets of `byte`.
-    fn spread_to_subsets(&mut self) {
-        match self {
-            TypeSets::Narrow(v) => v.chunks_mut(256).for_each(spread_to_subsets),
-            TypeSets::Wide(v) => v.chunks_mut(256).for_each(spread_to_subsets),
-        }
-    }
-}
-
-/// Makes `table[byte]` hold the union of `table[b]` over every `b` that contains `byte`.
-fn spread_to_subsets<T: Copy + std::ops::BitOrAssign>(table: &mut [T]) {
-    for bit in 0..8 {
-        for byte in 0..256 {
-            if byte & 1 << bit == 0 {
-                let above = table[byte | 1 << bit];
-                table[byte] |= above;
-            }
-        }
-    }
+/// One placement of the fast engine.
+struct Place<B> {
+    mask: B,
+    /// The lines after the line of its last bit: those it leaves open.
+    open: B,
+    ty: usize,
 }
 
 /// The fast engine's tables for one cell-set representation `B`.
@@ -119,22 +82,15 @@ pub(crate) struct Fast<B> {
     n_types: usize,
     /// Bits that are never free: holes in the bounding box and bits past it.
     start: B,
-    /// `ranges[bit * n_types + ty]`: the placements of type `ty` whose lowest bit is `bit`,
-    /// padded with fillers (plan index [`FILLER`], a full mask) to a multiple of four.
-    ranges: Vec<(u32, u32)>,
-    /// Number of placements filed under each bit (all types, fillers included).
+    /// Which placements filed under a bit fit a node (placements are indices into `places`,
+    /// filed by lowest bit, then type).
+    fit: FitTables,
+    /// Number of placements filed under each bit.
     per_bit: Vec<u32>,
-    masks: Vec<B>,
-    /// `hope[bit * 512 + byte]` (and `+ 256 + byte`): the types with a placement filed under
-    /// `bit` that misses every occupied cell of `byte`, the occupancy of the 8 bits after `bit`
-    /// (of the 8 after those). Two lookups rule out most dead ends and most types before any
-    /// placement is tried.
-    hope: TypeSets,
+    places: Vec<Place<B>>,
     /// `expired[bit]`: the types with no placement filed at `bit` or later. A node whose first
     /// free cell is `bit` and that still has copies of one of them is dead.
     expired: Vec<u64>,
-    /// Piece type of each placement.
-    ty: Vec<u8>,
     /// Plan placement index of each placement.
     ids: Vec<u32>,
     /// `open_after[bit]`: the lines after the line of `bit`. A placement whose last bit is `bit`
@@ -165,12 +121,10 @@ impl<B: CellBits> Fast<B> {
         let mut f = Fast {
             n_types: plan.types.len(),
             start: !board,
-            ranges: vec![(0, 0); plan.nbits.max(1) * plan.types.len()],
+            fit: FitTables::default(),
             per_bit: vec![0; plan.nbits.max(1)],
-            masks: Vec::new(),
-            hope: TypeSets::new(plan.types.len(), plan.nbits.max(1) * 512),
+            places: Vec::new(),
             expired: vec![0; plan.nbits.max(1)],
-            ty: Vec::new(),
             ids: Vec::new(),
             open_after: (0..plan.nbits.max(1))
                 .map(|b| !B::below((b / plan.line.max(1) + 1) * plan.line.max(1)))
@@ -231,41 +185,58 @@ impl<B: CellBits> Fast<B> {
         for (bit, expired) in self.expired.iter_mut().enumerate() {
             *expired = (0..self.n_types).filter(|&ty| last[ty].is_none_or(|l| l < bit)).fold(0, |m, ty| m | 1 << ty);
         }
-        for group in kept.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
-            let (low, ty) = (group[0].0, group[0].1);
-            let first = self.masks.len() as u32;
-            for &(_, _, mask, id) in group {
-                // A placement misses the occupied cells of `byte` iff `byte` is a subset of the
-                // complement of its own cells there: mark the complement, spread to subsets.
-                self.hope.add(low * 512 + usize::from(!mask.byte_at(low + 1)), ty);
-                self.hope.add(low * 512 + 256 + usize::from(!mask.byte_at(low + 9)), ty);
-                self.masks.push(mask);
-                self.ty.push(ty as u8);
+        let mut rest = &kept[..];
+        for low in 0..self.per_bit.len() {
+            let n = rest.iter().take_while(|k| k.0 == low).count();
+            let (group, after) = rest.split_at(n);
+            rest = after;
+            let list: Vec<(usize, B)> = group.iter().map(|&(_, ty, mask, _)| (ty, mask)).collect();
+            self.fit.file(low, self.places.len(), &list, self.n_types);
+            self.per_bit[low] = n as u32;
+            for &(_, ty, mask, id) in group {
+                let open = self.open_after[mask.highest().unwrap_or(0)];
+                self.places.push(Place { mask, open, ty });
                 self.ids.push(id);
             }
-            // Pad the group to a multiple of four with fillers (full masks, which meet any
-            // non-empty occupancy), so that candidate scans run in whole chunks of four.
-            while !self.masks.len().is_multiple_of(4) {
-                self.masks.push(!B::empty());
-                self.ty.push(ty as u8);
-                self.ids.push(FILLER);
-            }
-            self.ranges[low * self.n_types + ty] = (first, self.masks.len() as u32);
         }
-        for (low, n) in self.per_bit.iter_mut().enumerate() {
-            *n = self.ranges[low * self.n_types..(low + 1) * self.n_types].iter().map(|r| r.1 - r.0).sum();
-        }
-        self.hope.spread_to_subsets();
+        self.fit.finish();
         Some(())
     }
 
-    /// The types of `avail` that may have a placement fitting at `f` (necessary, not sufficient).
+    /// The first chunk at `f`, the first free cell of `occ`, with a placement that fits (its
+    /// type in `avail`), and those that fit in it; `None` when nothing fits or a type of
+    /// `avail` has no placement filed at `f` or later.
+    #[inline(always)]
+    fn fitting(&self, f: usize, occ: B, avail: u64) -> Option<(usize, u128)> {
+        if self.expired[f] & avail != 0 {
+            return None;
+        }
+        self.fit.first_fitting(f, occ, avail, &|i| self.places[i].mask)
+    }
+
+    /// Calls `visit` with every placement from [`Fast::fitting`]'s answer on, until it breaks.
     #[inline]
-    fn hopeful(&self, f: usize, occ: B, avail: u64) -> u64 {
-        let base = f * 512;
-        avail
-            & self.hope.get(base + usize::from(occ.byte_at(f + 1)))
-            & self.hope.get(base + 256 + usize::from(occ.byte_at(f + 9)))
+    fn each_fitting<R>(
+        &self,
+        at: (usize, usize, u128),
+        occ: B,
+        avail: u64,
+        visit: impl FnMut(usize) -> ControlFlow<R>,
+    ) -> ControlFlow<R> {
+        self.fit.for_each(at, (occ, avail, &|i| self.places[i].mask), visit)
+    }
+
+    /// Every placement that fits at the first free cell of `occ` (`None` when the board is full).
+    fn all_fitting(&self, occ: B, avail: u64) -> Option<Vec<u32>> {
+        let f = (!occ).lowest()?;
+        let mut out = Vec::new();
+        if let Some((c, fits)) = self.fitting(f, occ, avail) {
+            let _ = self.each_fitting((f, c, fits), occ, avail, |i| {
+                out.push(i as u32);
+                ControlFlow::<()>::Continue(())
+            });
+        }
+        Some(out)
     }
 
     /// One flood step: `set` and its neighbours (a fixed number of steps, so the loops unroll).
@@ -314,13 +285,18 @@ impl<B: CellBits> Fast<B> {
     fn replay(&self, prefix: &[u32]) -> (B, B, Vec<u32>) {
         let (mut occ, mut open, mut counts) = (self.start, !B::empty(), self.counts.clone());
         for &i in prefix {
-            let (i, m) = (i as usize, self.masks[i as usize]);
-            occ |= m;
-            open &= self.open_after[m.highest().unwrap_or(0)];
-            counts[usize::from(self.ty[i])] -= 1;
+            let p = &self.places[i as usize];
+            occ |= p.mask;
+            open &= p.open;
+            counts[p.ty] -= 1;
         }
         (occ, open, counts)
     }
+}
+
+/// The types with copies left.
+fn avail_of(counts: &[u32]) -> u64 {
+    (0..counts.len()).filter(|&k| counts[k] > 0).fold(0, |a, k| a | 1 << k)
 }
 
 /// Bit fields, one per type, wide enough to count its copies: the unit of each field, or `None`
@@ -389,8 +365,7 @@ impl<B: CellBits> Engine for Fast<B> {
             let mut grew = false;
             for p in &level {
                 let (occ, open, counts) = self.replay(p);
-                let mut run = Run::new(self, &counts, p.clone(), false);
-                match run.candidates(occ) {
+                match self.all_fitting(occ, avail_of(&counts)) {
                     None => next.push(p.clone()),
                     Some(c) if self.pockets_ok(occ, open) => {
                         grew |= !c.is_empty();
@@ -414,14 +389,14 @@ impl<B: CellBits> Engine for Fast<B> {
         budget: &mut Budget,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Outcome {
-        let mut run = Run::new(self, &self.counts, Vec::new(), true);
+        let mut run = Run::new(self, true);
         while let Some(k) = next() {
             if budget.expired() {
                 return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
             }
             let (occ, open, counts) = self.replay(&prefixes[k]);
-            run.reset(&counts, prefixes[k].clone());
-            if let ControlFlow::Break(r) = run.dfs(occ, open, visit, budget) {
+            run.reset(&counts, &prefixes[k]);
+            if let ControlFlow::Break(r) = run.search(occ, open, visit, budget) {
                 return Outcome::Stopped(r);
             }
         }
@@ -433,16 +408,16 @@ impl<B: CellBits> Engine for Fast<B> {
     /// first-solution times on large puzzles. Dead states are kept across restarts: they hold
     /// whatever the order.
     fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
-        let mut run = Run::new(self, &self.counts, Vec::new(), true);
+        let mut run = Run::new(self, true);
         let mut rng = Rng64::seed(seed);
         let mut restart = 0u64;
         loop {
             let (occ, open, counts) = self.replay(&[]);
-            run.reset(&counts, Vec::new());
+            run.reset(&counts, &[]);
             run.shuffle = (restart > 0 || !natural_first).then(|| Rng64::seed(rng.next_u64()));
             let mut limited = budget.worker().with_nodes(RESTART_NODES.saturating_mul(luby(restart)));
             let mut found = None;
-            let flow = run.dfs(
+            let flow = run.search(
                 occ,
                 open,
                 &mut |ids| {
@@ -485,13 +460,11 @@ struct Run<'a, B> {
     dead: Option<Memo<B, u64>>,
     /// Pocket-check results by the occupancy of the lines that are not open: 1 fine, 2 not.
     pockets: Memo<B, u8>,
-    stack: Vec<u32>,
-    /// The candidates of every node on the current path, stacked: a node writes its own from
-    /// `top` on and moves `top` past them while its children run.
+    /// The placements on the current path: `path[..placed]`.
+    path: Vec<u32>,
+    placed: usize,
+    /// With `shuffle`: the candidates of every node on the current path, stacked.
     cand: Vec<u32>,
-    top: usize,
-    /// Room for one node's candidates (a power of two, at least the longest list of a bit).
-    span: usize,
     ids: Vec<u32>,
     nodes: u64,
     /// Tilings visited so far.
@@ -501,16 +474,12 @@ struct Run<'a, B> {
 }
 
 impl<'a, B: CellBits> Run<'a, B> {
-    fn new(t: &'a Fast<B>, counts: &[u32], stack: Vec<u32>, remember_dead: bool) -> Self {
-        // Room for the candidates of every level: pieces placed + 1 levels, each at most the
-        // longest list filed under one bit.
-        let depth = t.counts.iter().map(|&c| c as usize).sum::<usize>() + 1;
-        let span = (t.per_bit.iter().copied().max().unwrap_or(0) as usize).next_power_of_two();
+    fn new(t: &'a Fast<B>, remember_dead: bool) -> Self {
         // A dead-state table in proportion to the puzzle, within 2^10..2^20 entries and
         // DEAD_BYTES (on big boards an entry holds a long occupancy: allocating and clearing a
         // huge table would cost more than the search it saves).
         let fit = (DEAD_BYTES / std::mem::size_of::<(B, u64)>()).ilog2();
-        let log2 = (t.masks.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit));
+        let log2 = (t.places.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit));
         let mut run = Run {
             t,
             counts: [0; MAX_TYPES],
@@ -518,150 +487,149 @@ impl<'a, B: CellBits> Run<'a, B> {
             used: 0,
             dead: (remember_dead && t.packs).then(|| Memo::new(log2)),
             pockets: Memo::new(if remember_dead { 14 } else { 1 }),
-            stack: Vec::new(),
-            cand: vec![0; (depth + 1) * span],
-            span,
-            top: 0,
+            path: vec![0; t.pieces],
+            placed: 0,
+            cand: Vec::new(),
             ids: Vec::new(),
             nodes: 0,
             found: 0,
             shuffle: None,
         };
-        run.reset(counts, stack);
+        run.reset(&t.counts, &[]);
         run
     }
 
     /// Starts over below a new prefix (keeping the dead states: they hold for any prefix).
-    fn reset(&mut self, counts: &[u32], stack: Vec<u32>) {
+    fn reset(&mut self, counts: &[u32], prefix: &[u32]) {
         self.counts = [0; MAX_TYPES];
         self.counts[..counts.len()].copy_from_slice(counts);
-        self.avail = (0..counts.len()).filter(|&k| counts[k] > 0).fold(0u64, |a, k| a | 1 << k);
-        self.used = stack.iter().map(|&i| self.t.units[usize::from(self.t.ty[i as usize]) % MAX_TYPES]).sum();
-        self.stack = stack;
-        self.top = 0;
+        self.avail = avail_of(counts);
+        self.used = prefix.iter().map(|&i| self.t.units[self.t.places[i as usize].ty % MAX_TYPES]).sum();
+        self.path[..prefix.len()].copy_from_slice(prefix);
+        self.placed = prefix.len();
     }
 
-    /// Writes the placements that fit at the first free cell at `cand[top..]`; returns how many,
-    /// or `None` when the board is full.
-    #[inline]
-    fn write_candidates(&mut self, occ: B) -> Option<usize> {
-        let f = (!occ).lowest()?;
-        let t = self.t;
-        let mut types = t.hopeful(f, occ, self.avail);
-        if types == 0 || t.expired[f] & self.avail != 0 {
-            return Some(0);
-        }
-        let row = &t.ranges[f * t.n_types..(f + 1) * t.n_types];
-        // A window as long as the widest cell's list (a power of two): indices are masked into
-        // it, which is free, instead of bounds-checked, and never wrap.
-        let wrap = self.span - 1;
-        let out = &mut self.cand[self.top..self.top + self.span];
-        let mut n = 0;
-        if occ.is_empty() {
-            // Only at the root of a board that fills its whole word: fillers would fit here.
-            while types != 0 {
-                let (a, b) = row[types.trailing_zeros() as usize];
-                types &= types - 1;
-                for i in (a..b).filter(|&i| t.ids[i as usize] != FILLER) {
-                    out[n & wrap] = i;
-                    n += 1;
-                }
-            }
-            return Some(n);
-        }
-        // Hot loop: every type with copies left, every placement of it at the first free cell,
-        // in whole chunks of four; the index is written unconditionally and kept if the
-        // placement fits (no branch).
-        while types != 0 {
-            let (a, b) = row[types.trailing_zeros() as usize];
-            types &= types - 1;
-            let (a, b) = (a as usize, b as usize);
-            for (k, quad) in t.masks[a..b].chunks_exact(4).enumerate() {
-                let base = a + 4 * k;
-                for (i, m) in quad.iter().enumerate() {
-                    out[n & wrap] = (base + i) as u32;
-                    n += usize::from(!m.intersects(occ));
-                }
-            }
-        }
-        Some(n)
-    }
-
-    /// The fitting placements at the first free cell (`None` when the board is full).
-    fn candidates(&mut self, occ: B) -> Option<Vec<u32>> {
-        let n = self.write_candidates(occ)?;
-        Some(self.cand[self.top..self.top + n].to_vec())
-    }
-
-    fn dfs(
+    /// Searches below a node: every tiling that extends it is visited.
+    fn search(
         &mut self,
         occ: B,
         open: B,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
-        // Prune: the state is known dead, nothing fits, or a pocket cannot be filled.
-        if self.dead.as_ref().is_some_and(|d| d.get(occ, state_hash(occ, self.used)) == Some(self.used + 1)) {
-            return ControlFlow::Continue(());
+        match (!occ).lowest() {
+            None => self.found(visit),
+            Some(f) => match self.t.fitting(f, occ, self.avail) {
+                None => ControlFlow::Continue(()),
+                Some((c, fits)) => self.dfs(occ, open, (f, c, fits), visit, budget),
+            },
         }
-        let Some(n) = self.write_candidates(occ) else { return self.found(visit) };
-        let t = self.t;
-        if n == 0 || (self.stack.len() + NO_POCKETS_LEFT < self.t.pieces && !self.pockets_ok(occ, open)) {
+    }
+
+    /// Searches below a node whose first free cell, first chunk with a fitting placement and
+    /// fitting placements in it are `at` (the parent finds them: a child with none is never
+    /// called).
+    fn dfs(
+        &mut self,
+        occ: B,
+        open: B,
+        at: (usize, usize, u128),
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        budget: &mut Budget,
+    ) -> ControlFlow<StopReason> {
+        // Prune: the state is known dead, or a pocket cannot be filled.
+        if self.dead.as_ref().is_some_and(|d| d.get(occ, state_hash(occ, self.used)) == Some(self.used + 1))
+            || (self.placed + NO_POCKETS_LEFT < self.t.pieces && !self.pockets_ok(occ, open))
+        {
             return ControlFlow::Continue(());
         }
         self.nodes += 1;
         if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
             return ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled));
         }
-        let (base, found_before) = (self.top, self.found);
-        if let Some(rng) = self.shuffle.as_mut() {
-            let cand = &mut self.cand[base..base + n];
-            for k in (1..n).rev() {
-                cand.swap(k, rng.below(k as u64 + 1) as usize);
-            }
-        }
-        self.top += n;
-        let mut flow = ControlFlow::Continue(());
-        for k in base..base + n {
-            let i = self.cand[k];
-            let (ty, mask) = (usize::from(t.ty[i as usize]) % MAX_TYPES, t.masks[i as usize]);
-            self.counts[ty] -= 1;
-            if self.counts[ty] == 0 {
-                self.avail ^= 1 << ty;
-            }
-            let next = occ | mask;
-            if let Some(f) = (!next).lowest()
-                && (t.hopeful(f, next, self.avail) == 0 || t.expired[f] & self.avail != 0)
-            {
-                // The child has nothing to try, or a type it still needs has no placement left
-                // at or after its first free cell: skip the call.
-                if self.counts[ty] == 0 {
-                    self.avail ^= 1 << ty;
-                }
-                self.counts[ty] += 1;
-                continue;
-            }
-            let unit = t.units[ty];
-            self.used += unit;
-            self.stack.push(i);
-            flow = self.dfs(next, open & t.open_after[mask.highest().unwrap_or(0)], visit, budget);
-            self.stack.pop();
-            self.used -= unit;
-            if self.counts[ty] == 0 {
-                self.avail ^= 1 << ty;
-            }
-            self.counts[ty] += 1;
-            if flow.is_break() {
-                break;
-            }
-        }
-        self.top = base;
+        let (t, found_before) = (self.t, self.found);
+        let flow = if self.shuffle.is_some() {
+            self.shuffled(occ, open, at, visit, budget)
+        } else {
+            t.each_fitting(at, occ, self.avail, |i| self.child(occ, open, i, visit, budget))
+        };
         if flow.is_continue()
             && self.found == found_before
             && let Some(d) = self.dead.as_mut()
         {
             d.put(occ, state_hash(occ, self.used), self.used + 1);
         }
+        flow
+    }
+
+    /// The children of a node in a random order.
+    fn shuffled(
+        &mut self,
+        occ: B,
+        open: B,
+        at: (usize, usize, u128),
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        budget: &mut Budget,
+    ) -> ControlFlow<StopReason> {
+        let base = self.cand.len();
+        let _ = self.t.each_fitting(at, occ, self.avail, |i| {
+            self.cand.push(i as u32);
+            ControlFlow::<()>::Continue(())
+        });
+        if let Some(rng) = self.shuffle.as_mut() {
+            let cand = &mut self.cand[base..];
+            for k in (1..cand.len()).rev() {
+                cand.swap(k, rng.below(k as u64 + 1) as usize);
+            }
+        }
+        let mut flow = ControlFlow::Continue(());
+        for k in base..self.cand.len() {
+            flow = self.child(occ, open, self.cand[k] as usize, visit, budget);
+            if flow.is_break() {
+                break;
+            }
+        }
+        self.cand.truncate(base);
+        flow
+    }
+
+    /// Places placement `i` on a node and searches below it, if anything fits there.
+    #[inline(always)]
+    fn child(
+        &mut self,
+        occ: B,
+        open: B,
+        i: usize,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        budget: &mut Budget,
+    ) -> ControlFlow<StopReason> {
+        let t = self.t;
+        let p = &t.places[i];
+        let (ty, next) = (p.ty % MAX_TYPES, occ | p.mask);
+        // The types left below, worked out before anything is written: most children have
+        // nothing that fits and are skipped without a call.
+        let avail = if self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
+        let at = match (!next).lowest() {
+            None => None,
+            Some(f) => match t.fitting(f, next, avail) {
+                None => return ControlFlow::Continue(()),
+                Some((c, fits)) => Some((f, c, fits)),
+            },
+        };
+        let (saved, unit) = (self.avail, t.units[ty]);
+        self.counts[ty] -= 1;
+        self.avail = avail;
+        self.used += unit;
+        self.path[self.placed] = i as u32;
+        self.placed += 1;
+        let flow = match at {
+            None => self.found(visit),
+            Some(at) => self.dfs(next, open & p.open, at, visit, budget),
+        };
+        self.placed -= 1;
+        self.used -= unit;
+        self.avail = saved;
+        self.counts[ty] += 1;
         flow
     }
 
@@ -681,7 +649,7 @@ impl<'a, B: CellBits> Run<'a, B> {
     fn found(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> ControlFlow<StopReason> {
         self.found += 1;
         self.ids.clear();
-        self.ids.extend(self.stack.iter().map(|&i| self.t.ids[i as usize]));
+        self.ids.extend(self.path[..self.placed].iter().map(|&i| self.t.ids[i as usize]));
         match visit(&self.ids) {
             ControlFlow::Continue(()) => ControlFlow::Continue(()),
             ControlFlow::Break(()) => ControlFlow::Break(StopReason::Visitor),

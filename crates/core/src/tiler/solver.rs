@@ -30,6 +30,7 @@ use crate::runtime::{Budget, Outcome, Stop, StopReason, Verdict, portfolio, spli
 use serde::Serialize;
 
 use crate::tiler::dlx::Dlx;
+use crate::tiler::fit::FitTables;
 use crate::tiler::plan::Plan;
 use crate::tiler::problem::{Problem, draw};
 use crate::tiler::search::{Engine, Fast, MAX_TYPES};
@@ -71,7 +72,7 @@ pub enum TilingError {
     Stopped(StopReason),
     /// The fast engine was requested for a puzzle it cannot take.
     #[error(
-        "the fast engine takes boards whose bounding box has at most 4096 cells, at most 64 piece types, and placement masks of at most 256 MiB in all (this puzzle: {0} cells, {1} types, {2} MiB); use --engine dlx"
+        "the fast engine takes boards whose bounding box has at most 4096 cells, at most 64 piece types, and placement masks and tables of at most 256 MiB in all (this puzzle: {0} cells, {1} types, {2} MiB); use --engine dlx"
     )]
     TooBigForFast(usize, usize, u64),
 }
@@ -156,7 +157,7 @@ struct Found<'a> {
 
 const IDENTITY: [u8; 1] = [0];
 
-/// Most memory the fast engine may spend on placement masks.
+/// Most memory the fast engine may spend on placement masks and fit tables.
 const FAST_MASK_BYTES: u64 = 256 << 20;
 
 impl Tiler {
@@ -175,10 +176,12 @@ impl Tiler {
     pub fn within(puzzle: &Problem, kind: EngineKind, budget: &Budget) -> Result<Tiler, TilingError> {
         puzzle.check().map_err(TilingError::BadPuzzle)?;
         let plan = Plan::new(puzzle);
-        // The fast engine keeps a board-wide mask per placement: on huge boards with many
-        // placements that is too much memory, and dancing links (sparse) takes over.
+        // The fast engine keeps two board-wide masks per placement and its fit tables: on huge
+        // boards with many placements that is too much memory, and dancing links (sparse) takes
+        // over.
         let words = plan.nbits.div_ceil(64).next_power_of_two() as u64;
-        let mask_bytes = plan.placements.len() as u64 * words * 8;
+        let mask_bytes = plan.placements.len() as u64 * words * 16
+            + FitTables::bytes_for(plan.placements.len(), plan.nbits, plan.types.len());
         let fits = plan.nbits <= 4096 && plan.types.len() <= MAX_TYPES && mask_bytes <= FAST_MASK_BYTES;
         let kind = match kind {
             EngineKind::Auto if fits => EngineKind::Fast,
@@ -226,7 +229,8 @@ impl Tiler {
             threads,
             budget,
             || (0u64, 0u64, None),
-            |acc, found| {
+            |acc, ids| {
+                let found = self.found(ids);
                 let k = found.reps.len() as u64;
                 acc.0 += k;
                 acc.1 += if g == 1 { k } else { self.stabiliser(&found.sol) * k };
@@ -259,7 +263,8 @@ impl Tiler {
             1,
             budget,
             || (),
-            |_, found| {
+            |_, ids| {
+                let found = self.found(ids);
                 let mut visit = visit.lock().unwrap_or_else(|e| e.into_inner());
                 for &g in found.reps {
                     let s = self.image(&found.sol, g);
@@ -282,12 +287,46 @@ impl Tiler {
         I: Fn() -> A + Sync,
         F: Fn(&mut A, &Solution) -> ControlFlow<()> + Sync,
     {
-        self.drive(threads, budget, init, |acc, found| {
+        self.drive(threads, budget, init, |acc, ids| {
+            let found = self.found(ids);
             for &g in found.reps {
                 fold(acc, &self.image(&found.sol, g))?;
             }
             ControlFlow::Continue(())
         })
+    }
+
+    /// Folds the labels of every tiling (one per board cell, as [`Tiler::labels`] gives them)
+    /// into per-worker accumulators on `threads` workers, in no particular order; the fold may
+    /// break to stop everything. Cheaper than [`Tiler::fold`] when the pieces are not needed.
+    pub fn fold_labels<A, I, F>(&self, threads: usize, budget: &Budget, init: I, fold: F) -> (Vec<A>, Outcome)
+    where
+        A: Send,
+        I: Fn() -> A + Sync,
+        F: Fn(&mut A, &[char]) -> ControlFlow<()> + Sync,
+    {
+        let n = self.plan.len();
+        // Each worker keeps two buffers: the labels as found, and an image of them.
+        let with_buffers = || (init(), vec![' '; n], vec![' '; n]);
+        let (accs, outcome) = self.drive(threads, budget, with_buffers, |(acc, found, image), ids| {
+            for &id in ids {
+                let p = &self.plan.placements[id as usize];
+                let label = self.plan.types[p.ty].label;
+                p.cells.iter().for_each(|&c| found[c as usize] = label);
+            }
+            for &g in self.reps(ids) {
+                if g == 0 {
+                    fold(acc, found)?;
+                } else {
+                    for (&to, &label) in self.plan.symmetries[g as usize].iter().zip(found.iter()) {
+                        image[to as usize] = label;
+                    }
+                    fold(acc, image)?;
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        (accs.into_iter().map(|a| a.0).collect(), outcome)
     }
 
     /// Finds one tiling, on `threads` workers racing with different random orders (the first to
@@ -336,7 +375,7 @@ impl Tiler {
     where
         A: Send,
         I: Fn() -> A + Sync,
-        F: Fn(&mut A, Found<'_>) -> ControlFlow<()> + Sync,
+        F: Fn(&mut A, &[u32]) -> ControlFlow<()> + Sync,
     {
         if !self.plan.areas_match() {
             return (vec![init()], Outcome::Complete);
@@ -354,7 +393,7 @@ impl Tiler {
         let workers = threads.min(prefixes.len()).max(1);
         let stopped = Mutex::new(None::<StopReason>);
         let accs = split_work(workers, workers, &budget, &init, |acc, _, b| {
-            let outcome = self.engine.run(&prefixes, &next, b, &mut |ids| on_found(acc, self.found(ids)));
+            let outcome = self.engine.run(&prefixes, &next, b, &mut |ids| on_found(acc, ids));
             if let Outcome::Stopped(r) = outcome {
                 let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());
                 // Keep the root cause, not the cancellations it caused.
@@ -375,20 +414,24 @@ impl Tiler {
     fn found(&self, ids: &[u32]) -> Found<'_> {
         let n = self.plan.len();
         let (mut types, mut raw) = (vec![0u16; n], vec![0u32; n]);
-        let mut reps: &[u8] = &IDENTITY;
         for (piece, &id) in ids.iter().enumerate() {
             let p = &self.plan.placements[id as usize];
             for &c in &p.cells {
                 types[c as usize] = p.ty as u16;
                 raw[c as usize] = piece as u32;
             }
-            if self.kind == EngineKind::Fast
-                && let Some(r) = self.plan.reps_of(id as usize)
-            {
-                reps = r;
-            }
         }
-        Found { sol: Solution::new(types, &raw), reps }
+        Found { sol: Solution::new(types, &raw), reps: self.reps(ids) }
+    }
+
+    /// The symmetries that map a tiling found by the engine to the tilings it stands for (the
+    /// fast engine restricts one piece to break the board's symmetry).
+    fn reps(&self, ids: &[u32]) -> &[u8] {
+        let restricted = ids.iter().find_map(|&id| self.plan.reps_of(id as usize));
+        match restricted {
+            Some(r) if self.kind == EngineKind::Fast => r,
+            _ => &IDENTITY,
+        }
     }
 
     /// The image of a tiling under symmetry `g`.

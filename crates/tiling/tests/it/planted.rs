@@ -62,8 +62,8 @@ fn wide_boards_agree_with_dlx() {
     }
 }
 
-/// A board that fills its whole word (64 cells, no holes): the root's occupancy is empty, the
-/// one state where the fillers padding the placement lists would fit; they must not be taken.
+/// A board that fills its whole word (64 cells, no holes): the root's occupancy is empty and
+/// the fit tables read cells past the end of the word.
 #[test]
 fn a_board_filling_the_whole_word_agrees_with_dlx() {
     for seed in 0..2 {
