@@ -50,6 +50,18 @@ struct Chunk {
     base: usize,
 }
 
+/// What the tables know of one bit.
+#[derive(Clone, Copy, Default)]
+struct Bit {
+    /// `first..end`: the chunks of the placements whose lowest bit is this one.
+    first: u32,
+    end: u32,
+    /// The types with no placement filed at this bit or later (while filing: the types with a
+    /// placement filed at this bit). A node whose first free cell is this bit and that still
+    /// has copies of one of them is dead.
+    expired: u64,
+}
+
 /// The fit tables of every cell.
 #[derive(Default)]
 pub(crate) struct FitTables {
@@ -60,8 +72,8 @@ pub(crate) struct FitTables {
     many_types: bool,
     /// Whether some placement reaches past the window.
     any_beyond: bool,
-    /// `by_bit[bit]..by_bit[bit + 1]`: the chunks of the placements whose lowest bit is `bit`.
-    by_bit: Vec<u32>,
+    /// Per bit: its chunks and the types past their last placement.
+    by_bit: Vec<Bit>,
 }
 
 impl FitTables {
@@ -77,7 +89,8 @@ impl FitTables {
     /// the number of piece types.
     pub(crate) fn file<B: CellBits>(&mut self, low: usize, first: usize, list: &[(usize, B)], types: usize) {
         debug_assert_eq!(self.by_bit.len(), low);
-        self.by_bit.push(self.chunks.len() as u32);
+        let first_chunk = self.chunks.len() as u32;
+        let present = list.iter().fold(0u64, |m, &(ty, _)| m | 1 << ty);
         for (k, part) in list.chunks(CHUNK).enumerate() {
             let mut chunk = Chunk { tables: [[0; 16]; WINDOW + TYPE_NIBBLES], beyond: 0, base: first + k * CHUNK };
             let mut more = [[0; 16]; MORE_TYPE_NIBBLES];
@@ -107,11 +120,17 @@ impl FitTables {
                 self.more_types.push(more);
             }
         }
+        self.by_bit.push(Bit { first: first_chunk, end: self.chunks.len() as u32, expired: present });
     }
 
-    /// Closes the tables after the last bit.
-    pub(crate) fn finish(&mut self) {
-        self.by_bit.push(self.chunks.len() as u32);
+    /// Closes the tables after the last bit (`types` piece types in all).
+    pub(crate) fn finish(&mut self, types: usize) {
+        let all = if types >= 64 { !0 } else { (1u64 << types) - 1 };
+        let mut seen = 0;
+        for bit in self.by_bit.iter_mut().rev() {
+            seen |= bit.expired;
+            bit.expired = all & !seen;
+        }
     }
 
     /// The placements of chunk `c` that fit: `window` is the occupancy after the first free
@@ -139,7 +158,8 @@ impl FitTables {
     }
 
     /// The first chunk of the placements filed under `f` (the first free cell of `occ`) with
-    /// one that fits, and those that fit in it.
+    /// one that fits, and those that fit in it; `None` when nothing fits or a type of `avail`
+    /// has no placement filed at `f` or later.
     #[inline(always)]
     pub(crate) fn first_fitting<B: CellBits>(
         &self,
@@ -148,8 +168,9 @@ impl FitTables {
         avail: u64,
         mask: &impl Fn(usize) -> B,
     ) -> Option<(usize, u128)> {
-        let (first, end) = (self.by_bit[f] as usize, self.by_bit[f + 1] as usize);
-        if first == end {
+        let bit = self.by_bit[f];
+        let (first, end) = (bit.first as usize, bit.end as usize);
+        if first == end || bit.expired & avail != 0 {
             return None;
         }
         let window = occ.word_at(f + 1);
@@ -184,7 +205,7 @@ impl FitTables {
         mut visit: impl FnMut(usize) -> ControlFlow<R>,
     ) -> ControlFlow<R> {
         each_bit(self.chunks[c].base, fits, &mut visit)?;
-        if c + 1 < self.by_bit[f + 1] as usize {
+        if c + 1 < self.by_bit[f].end as usize {
             return self.for_each_later((f, c + 1), (occ, avail, mask), visit);
         }
         ControlFlow::Continue(())
@@ -199,7 +220,7 @@ impl FitTables {
         (occ, avail, mask): (B, u64, &impl Fn(usize) -> B),
         mut visit: impl FnMut(usize) -> ControlFlow<R>,
     ) -> ControlFlow<R> {
-        for c in c..self.by_bit[f + 1] as usize {
+        for c in c..self.by_bit[f].end as usize {
             let fits = self.fits(c, occ.word_at(f + 1), avail, occ, mask);
             each_bit(self.chunks[c].base, fits, &mut visit)?;
         }
@@ -272,18 +293,19 @@ mod tests {
             let list: Vec<(usize, Bitboard)> = sorted.iter().filter(|p| p.0 == low).map(|p| (p.1, p.2)).collect();
             fit.file(low, first, &list, types);
         }
-        fit.finish();
+        fit.finish(types);
         (fit, sorted)
     }
 
     proptest! {
         /// The tables give exactly the placements under the first free cell that miss the
-        /// occupancy and whose type has copies left: over several chunks, past the window, with
-        /// more than 12 types.
+        /// occupancy and whose type has copies left (none if a type with copies left has no
+        /// placement at that cell or later): over several chunks, past the window, with more
+        /// than 12 types.
         #[test]
         fn tables_agree_with_mask_tests(
             placements in proptest::collection::vec((0usize..3, 0usize..40, any::<u64>()), 0..400),
-            f in 0usize..3, occ in any::<u64>(), avail in any::<u64>(),
+            f in 0usize..3, occ in any::<u64>(), avail in any::<u64>(), few in 0u32..3,
         ) {
             // Sparse masks (a sixteenth of the bits) and occupancy (a quarter) make fits common.
             let sparse = |m: u64| m & m >> 1 & m >> 2 & m >> 3;
@@ -291,9 +313,12 @@ mod tests {
             let (fit, sorted) = build(&placements, 40);
             // Cells below `f` are covered, `f` is free.
             let occ = Bitboard((occ & occ >> 1 | ((1 << f) - 1)) & !(1 << f));
-            let avail = avail & ((1 << 40) - 1);
+            // Few types left (as deep in a search) or many.
+            let avail = avail & ((1 << 40) - 1) & if few > 0 { avail >> 7 & avail >> 13 } else { !0 };
+            // A type with copies left and no placement at `f` or later makes the node dead.
+            let dead = (0..40).any(|t| avail >> t & 1 == 1 && !sorted.iter().any(|p| p.1 == t && p.0 >= f));
             let expected: Vec<usize> = (0..sorted.len())
-                .filter(|&i| sorted[i].0 == f && !sorted[i].2.intersects(occ) && avail >> sorted[i].1 & 1 == 1)
+                .filter(|&i| !dead && sorted[i].0 == f && !sorted[i].2.intersects(occ) && avail >> sorted[i].1 & 1 == 1)
                 .collect();
             let mask = |i: usize| sorted[i].2;
             let mut got = Vec::new();

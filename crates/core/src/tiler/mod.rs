@@ -12,6 +12,7 @@
 
 mod dlx;
 mod fit;
+mod memo;
 pub mod plan;
 pub mod problem;
 mod search;

@@ -25,6 +25,7 @@ use crate::rng::Rng64;
 use crate::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
 
 use crate::tiler::fit::FitTables;
+use crate::tiler::memo::{DeadStates, PocketResults, pack_units};
 use crate::tiler::plan::Plan;
 
 /// A search engine over a compiled puzzle. Searches can be split into independent prefixes (lists
@@ -88,9 +89,6 @@ pub(crate) struct Fast<B> {
     /// Number of placements filed under each bit.
     per_bit: Vec<u32>,
     places: Vec<Place<B>>,
-    /// `expired[bit]`: the types with no placement filed at `bit` or later. A node whose first
-    /// free cell is `bit` and that still has copies of one of them is dead.
-    expired: Vec<u64>,
     /// Plan placement index of each placement.
     ids: Vec<u32>,
     /// `open_after[bit]`: the lines after the line of `bit`. A placement whose last bit is `bit`
@@ -101,8 +99,9 @@ pub(crate) struct Fast<B> {
     pieces: usize,
     /// What one more copy of each type adds to the packed count of copies used.
     units: [u64; MAX_TYPES],
-    /// Whether the copies used pack into 64 bits (one field per type), keying [`Memo`].
-    packs: bool,
+    /// Bits of the copies used, packed one field per type (keying [`DeadStates`]), if they fit
+    /// in a word.
+    used_bits: Option<u32>,
     /// Flood steps: `(k, bits whose neighbour is k bits higher)`; unused entries hold no bits.
     up: [(u32, B); STEPS],
     /// Flood steps: `(k, bits whose neighbour is k bits lower)`.
@@ -124,7 +123,6 @@ impl<B: CellBits> Fast<B> {
             fit: FitTables::default(),
             per_bit: vec![0; plan.nbits.max(1)],
             places: Vec::new(),
-            expired: vec![0; plan.nbits.max(1)],
             ids: Vec::new(),
             open_after: (0..plan.nbits.max(1))
                 .map(|b| !B::below((b / plan.line.max(1) + 1) * plan.line.max(1)))
@@ -132,7 +130,7 @@ impl<B: CellBits> Fast<B> {
             pieces: counts.iter().map(|&c| c as usize).sum(),
             counts,
             units: [0; MAX_TYPES],
-            packs: units.is_some(),
+            used_bits: units.as_ref().map(|u| u.1),
             up: [(0, B::empty()); STEPS],
             down: [(0, B::empty()); STEPS],
             fillable: plan.fillable.clone(),
@@ -148,7 +146,7 @@ impl<B: CellBits> Fast<B> {
                 down += 1;
             }
         }
-        for (u, x) in f.units.iter_mut().zip(units.unwrap_or_default()) {
+        for (u, x) in f.units.iter_mut().zip(units.map(|u| u.0).unwrap_or_default()) {
             *u = x;
         }
         f.file_placements(plan, stop)?;
@@ -178,13 +176,6 @@ impl<B: CellBits> Fast<B> {
             }
         }
         kept.sort_by_key(|k| (k.0, k.1, k.3));
-        let mut last = vec![None; self.n_types];
-        for &(low, ty, _, _) in &kept {
-            last[ty] = Some(low);
-        }
-        for (bit, expired) in self.expired.iter_mut().enumerate() {
-            *expired = (0..self.n_types).filter(|&ty| last[ty].is_none_or(|l| l < bit)).fold(0, |m, ty| m | 1 << ty);
-        }
         let mut rest = &kept[..];
         for low in 0..self.per_bit.len() {
             let n = rest.iter().take_while(|k| k.0 == low).count();
@@ -199,18 +190,14 @@ impl<B: CellBits> Fast<B> {
                 self.ids.push(id);
             }
         }
-        self.fit.finish();
+        self.fit.finish(self.n_types);
         Some(())
     }
 
     /// The first chunk at `f`, the first free cell of `occ`, with a placement that fits (its
-    /// type in `avail`), and those that fit in it; `None` when nothing fits or a type of
-    /// `avail` has no placement filed at `f` or later.
+    /// type in `avail`), and those that fit in it (see [`FitTables::first_fitting`]).
     #[inline(always)]
     fn fitting(&self, f: usize, occ: B, avail: u64) -> Option<(usize, u128)> {
-        if self.expired[f] & avail != 0 {
-            return None;
-        }
         self.fit.first_fitting(f, occ, avail, &|i| self.places[i].mask)
     }
 
@@ -297,64 +284,6 @@ impl<B: CellBits> Fast<B> {
 /// The types with copies left.
 fn avail_of(counts: &[u32]) -> u64 {
     (0..counts.len()).filter(|&k| counts[k] > 0).fold(0, |a, k| a | 1 << k)
-}
-
-/// Bit fields, one per type, wide enough to count its copies: the unit of each field, or `None`
-/// if they need more than 64 bits.
-fn pack_units(counts: &[u32]) -> Option<Vec<u64>> {
-    let mut offset = 0u32;
-    let mut units = Vec::with_capacity(counts.len());
-    for &c in counts {
-        let width = 32 - c.leading_zeros();
-        if offset + width > 63 {
-            return None;
-        }
-        units.push(1u64 << offset);
-        offset += width;
-    }
-    Some(units)
-}
-
-/// A direct-mapped table: one entry per slot, keys stored whole (a hit is never a false one), a
-/// collision just overwrites. Two uses:
-///
-/// * *dead states*, keyed by `(occupancy, copies used)`: the subproblem below a node depends only
-///   on which cells are covered and how many copies of each type are used, not on how the search
-///   got there, and in fill-the-first-cell searches the same state recurs often near the end of
-///   the board (other pieces, other order, same region left);
-/// * *pocket checks*, keyed by the occupancy of the lines that are not open: lines before the
-///   first free cell are full and open lines are empty, so that occupancy decides the check.
-struct Memo<K, V> {
-    /// Entries; a slot whose value is `V::default()` is free (values stored are never that).
-    slots: Vec<(K, V)>,
-    shift: u32,
-}
-
-impl<K: Copy + Eq + Default, V: Copy + Eq + Default> Memo<K, V> {
-    fn new(log2: u32) -> Self {
-        Memo { slots: vec![(K::default(), V::default()); 1 << log2], shift: 64 - log2 }
-    }
-    #[inline]
-    fn slot(&self, hash: u64) -> usize {
-        (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
-    }
-    #[inline]
-    fn get(&self, key: K, hash: u64) -> Option<V> {
-        let (k, v) = self.slots[self.slot(hash)];
-        (v != V::default() && k == key).then_some(v)
-    }
-    #[inline]
-    fn put(&mut self, key: K, hash: u64, value: V) {
-        debug_assert!(value != V::default());
-        let i = self.slot(hash);
-        self.slots[i] = (key, value);
-    }
-}
-
-/// The hash of a dead-state key.
-#[inline]
-fn state_hash<B: CellBits>(occ: B, used: u64) -> u64 {
-    occ.digest() ^ used.wrapping_mul(0xff51_afd7_ed55_8ccd)
 }
 
 impl<B: CellBits> Engine for Fast<B> {
@@ -455,11 +384,10 @@ struct Run<'a, B> {
     avail: u64,
     /// Packed copies used per type, the key of [`Memo`] (0 if counts do not pack).
     used: u64,
-    /// States known to hold no tiling (when copies used pack into a word): occupancy to
-    /// `used + 1`, in a slot chosen by both.
-    dead: Option<Memo<B, u64>>,
-    /// Pocket-check results by the occupancy of the lines that are not open: 1 fine, 2 not.
-    pockets: Memo<B, u8>,
+    /// States known to hold no tiling (when copies used pack into a word).
+    dead: Option<DeadStates<B>>,
+    /// Pocket-check results by the occupancy of the lines that are not open.
+    pockets: PocketResults<B>,
     /// The placements on the current path: `path[..placed]`.
     path: Vec<u32>,
     placed: usize,
@@ -485,8 +413,8 @@ impl<'a, B: CellBits> Run<'a, B> {
             counts: [0; MAX_TYPES],
             avail: 0,
             used: 0,
-            dead: (remember_dead && t.packs).then(|| Memo::new(log2)),
-            pockets: Memo::new(if remember_dead { 14 } else { 1 }),
+            dead: t.used_bits.filter(|_| remember_dead).map(|bits| DeadStates::new(log2, t.per_bit.len(), bits)),
+            pockets: PocketResults::new(if remember_dead { 14 } else { 1 }, t.per_bit.len()),
             path: vec![0; t.pieces],
             placed: 0,
             cand: Vec::new(),
@@ -538,7 +466,7 @@ impl<'a, B: CellBits> Run<'a, B> {
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
         // Prune: the state is known dead, or a pocket cannot be filled.
-        if self.dead.as_ref().is_some_and(|d| d.get(occ, state_hash(occ, self.used)) == Some(self.used + 1))
+        if self.dead.as_ref().is_some_and(|d| d.contains(occ, self.used))
             || (self.placed + NO_POCKETS_LEFT < self.t.pieces && !self.pockets_ok(occ, open))
         {
             return ControlFlow::Continue(());
@@ -557,7 +485,7 @@ impl<'a, B: CellBits> Run<'a, B> {
             && self.found == found_before
             && let Some(d) = self.dead.as_mut()
         {
-            d.put(occ, state_hash(occ, self.used), self.used + 1);
+            d.insert(occ, self.used);
         }
         flow
     }
@@ -636,14 +564,8 @@ impl<'a, B: CellBits> Run<'a, B> {
     /// The pocket check, through the cache.
     #[inline]
     fn pockets_ok(&mut self, occ: B, open: B) -> bool {
-        let key = occ & !open;
-        let hash = key.digest();
-        let result = self.pockets.get(key, hash).unwrap_or_else(|| {
-            let r = if self.t.pockets_ok(occ, open) { 1 } else { 2 };
-            self.pockets.put(key, hash, r);
-            r
-        });
-        result == 1
+        let t = self.t;
+        self.pockets.get_or(occ & !open, || t.pockets_ok(occ, open))
     }
 
     fn found(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> ControlFlow<StopReason> {
