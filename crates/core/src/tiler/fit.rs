@@ -14,9 +14,9 @@
 //!   T0[n0] & T1[n1] & ... & T5[n5] & U0[t0] & U1[t1] & U2[t2]  =  the placements that fit
 //! ```
 //!
-//! Nine loads and ands, no branch, whatever the number of placements. A placement reaching past
-//! the 24 cells of the window is kept by the tables and tested whole; types past the first 12
-//! get tables of their own.
+//! Nine loads and ands, whatever the number of placements, and no branch on what they find. A
+//! placement reaching past the 24 cells of the window is kept by the tables and tested whole;
+//! types past the first 12 get tables of their own.
 
 /// Placements per chunk: one bit each in a `u128`.
 pub(crate) const CHUNK: usize = 128;
@@ -89,6 +89,7 @@ impl FitTables {
     /// the number of piece types.
     pub(crate) fn file<B: CellBits>(&mut self, low: usize, first: usize, list: &[(usize, B)], types: usize) {
         debug_assert_eq!(self.by_bit.len(), low);
+        self.many_types = types > MAIN_TYPES;
         let first_chunk = self.chunks.len() as u32;
         let present = list.iter().fold(0u64, |m, &(ty, _)| m | 1 << ty);
         for (k, part) in list.chunks(CHUNK).enumerate() {
@@ -114,7 +115,6 @@ impl FitTables {
                 }
             }
             self.any_beyond |= chunk.beyond != 0;
-            self.many_types = types > MAIN_TYPES;
             self.chunks.push(chunk);
             if self.many_types {
                 self.more_types.push(more);
@@ -196,7 +196,8 @@ impl FitTables {
 
     /// Calls `visit` with the index of every placement that fits at `f` (the first free cell of
     /// `occ`), from `fits` in chunk `c` (see [`FitTables::first_fitting`]) on, until it breaks.
-    /// `avail` must be the same between calls to `visit`.
+    /// `occ` and `avail` must be those that `first_fitting` was given (chunks after `c` are
+    /// looked up with them).
     #[inline(always)]
     pub(crate) fn for_each<B: CellBits, R>(
         &self,
@@ -239,14 +240,15 @@ fn each_bit<R>(base: usize, mut fits: u128, visit: &mut impl FnMut(usize) -> Con
     ControlFlow::Continue(())
 }
 
-/// The placements of a chunk allowed by the types of `avail` past the first [`MAIN_TYPES`].
+/// The placements of a chunk allowed by the types of `avail` past the first [`MAIN_TYPES`]
+/// (out of line: it keeps the common path short).
 #[cold]
 fn more_types(tables: &[Table; MORE_TYPE_NIBBLES], avail: u64) -> u128 {
-    let a = avail as usize;
-    tables.iter().enumerate().fold(!0, |fits, (j, table)| fits & table[(a >> (MAIN_TYPES + 4 * j)) & 15])
+    tables.iter().enumerate().fold(!0, |fits, (j, table)| fits & table[(avail >> (MAIN_TYPES + 4 * j)) as usize & 15])
 }
 
-/// `fits` without the placements past the window that meet `occ`.
+/// `fits` without the placements past the window that meet `occ` (out of line: it keeps the
+/// common path short).
 #[cold]
 fn test_whole<B: CellBits>(mut fits: u128, chunk: &Chunk, occ: B, mask: &impl Fn(usize) -> B) -> u128 {
     let mut unsure = fits & chunk.beyond;

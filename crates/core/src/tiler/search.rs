@@ -16,7 +16,7 @@
 //!   the check is skipped (it costs more than it saves there).
 //! * *Dead states.* What remains to do below a node depends only on the covered cells and the
 //!   copies used, not on the path; a table remembers states whose subtree held no tiling (see
-//!   [`Memo`]). It is read first thing in a call.
+//!   [`DeadStates`]). It is read first thing in a call.
 
 use std::ops::ControlFlow;
 
@@ -67,6 +67,9 @@ const RESTART_NODES: u64 = 20_000;
 /// Log2 of the largest number of dead-state entries per search.
 const DEAD_LOG2: u32 = 20;
 
+/// Log2 of the number of pocket-check results kept per search.
+const POCKETS_LOG2: u32 = 14;
+
 /// Most memory of one search's dead-state table.
 const DEAD_BYTES: usize = 32 << 20;
 
@@ -86,8 +89,8 @@ pub(crate) struct Fast<B> {
     /// Which placements filed under a bit fit a node (placements are indices into `places`,
     /// filed by lowest bit, then type).
     fit: FitTables,
-    /// Number of placements filed under each bit.
-    per_bit: Vec<u32>,
+    /// Bits of the layout (at least 1).
+    nbits: usize,
     places: Vec<Place<B>>,
     /// Plan placement index of each placement.
     ids: Vec<u32>,
@@ -121,7 +124,7 @@ impl<B: CellBits> Fast<B> {
             n_types: plan.types.len(),
             start: !board,
             fit: FitTables::default(),
-            per_bit: vec![0; plan.nbits.max(1)],
+            nbits: plan.nbits.max(1),
             places: Vec::new(),
             ids: Vec::new(),
             open_after: (0..plan.nbits.max(1))
@@ -177,13 +180,12 @@ impl<B: CellBits> Fast<B> {
         }
         kept.sort_by_key(|k| (k.0, k.1, k.3));
         let mut rest = &kept[..];
-        for low in 0..self.per_bit.len() {
+        for low in 0..self.nbits {
             let n = rest.iter().take_while(|k| k.0 == low).count();
             let (group, after) = rest.split_at(n);
             rest = after;
             let list: Vec<(usize, B)> = group.iter().map(|&(_, ty, mask, _)| (ty, mask)).collect();
             self.fit.file(low, self.places.len(), &list, self.n_types);
-            self.per_bit[low] = n as u32;
             for &(_, ty, mask, id) in group {
                 let open = self.open_after[mask.highest().unwrap_or(0)];
                 self.places.push(Place { mask, open, ty });
@@ -318,7 +320,7 @@ impl<B: CellBits> Engine for Fast<B> {
         budget: &mut Budget,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Outcome {
-        let mut run = Run::new(self, true);
+        let mut run = Run::new(self);
         while let Some(k) = next() {
             if budget.expired() {
                 return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
@@ -337,7 +339,7 @@ impl<B: CellBits> Engine for Fast<B> {
     /// first-solution times on large puzzles. Dead states are kept across restarts: they hold
     /// whatever the order.
     fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
-        let mut run = Run::new(self, true);
+        let mut run = Run::new(self);
         let mut rng = Rng64::seed(seed);
         let mut restart = 0u64;
         loop {
@@ -382,7 +384,7 @@ struct Run<'a, B> {
     counts: [u32; MAX_TYPES],
     /// Bit `t` set iff type `t` has copies left.
     avail: u64,
-    /// Packed copies used per type, the key of [`Memo`] (0 if counts do not pack).
+    /// Packed copies used per type, part of the key of [`DeadStates`] (0 if counts do not pack).
     used: u64,
     /// States known to hold no tiling (when copies used pack into a word).
     dead: Option<DeadStates<B>>,
@@ -402,7 +404,7 @@ struct Run<'a, B> {
 }
 
 impl<'a, B: CellBits> Run<'a, B> {
-    fn new(t: &'a Fast<B>, remember_dead: bool) -> Self {
+    fn new(t: &'a Fast<B>) -> Self {
         // A dead-state table in proportion to the puzzle, within 2^10..2^20 entries and
         // DEAD_BYTES (on big boards an entry holds a long occupancy: allocating and clearing a
         // huge table would cost more than the search it saves).
@@ -413,8 +415,8 @@ impl<'a, B: CellBits> Run<'a, B> {
             counts: [0; MAX_TYPES],
             avail: 0,
             used: 0,
-            dead: t.used_bits.filter(|_| remember_dead).map(|bits| DeadStates::new(log2, t.per_bit.len(), bits)),
-            pockets: PocketResults::new(if remember_dead { 14 } else { 1 }, t.per_bit.len()),
+            dead: t.used_bits.map(|bits| DeadStates::new(log2, t.nbits, bits)),
+            pockets: PocketResults::new(POCKETS_LOG2, t.nbits),
             path: vec![0; t.pieces],
             placed: 0,
             cand: Vec::new(),
@@ -581,6 +583,40 @@ impl<'a, B: CellBits> Run<'a, B> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::bits::Bitboard;
+    use crate::geometry::Lattice;
+    use crate::runtime::{Budget, Verdict};
+    use crate::tiler::problem::from_pictures;
+
+    /// The fast engine of a puzzle given as pictures.
+    fn engine(board: &str, pieces: &[(char, u32, bool, &str)]) -> (Plan, Fast<Bitboard>) {
+        let plan = Plan::new(&from_pictures(Lattice::Square, board, pieces).unwrap());
+        let fast = Fast::new(&plan, &mut Budget::unlimited().worker()).unwrap();
+        (plan, fast)
+    }
+
+    /// Random orders (every node shuffles its candidates) still find exact covers, and still
+    /// prove that there is none.
+    #[test]
+    fn random_orders_find_exact_covers_and_prove_none() {
+        let (plan, fast) = engine("####\n####\n####\n####", &[('I', 2, true, "####"), ('L', 2, true, "#.\n#.\n##")]);
+        for seed in 0..8 {
+            let Verdict::Feasible(ids) = fast.first(seed, false, &mut Budget::unlimited()) else {
+                panic!("seed {seed}")
+            };
+            let mut covered: Vec<u32> = ids.iter().flat_map(|&i| plan.placements[i as usize].cells.clone()).collect();
+            covered.sort_unstable();
+            assert_eq!(covered, (0..16).collect::<Vec<u32>>(), "seed {seed}: not an exact cover");
+        }
+        // Each T covers three squares of one colour of a checkerboard and one of the other: three
+        // of them can't cover the 2x6 board's six and six.
+        let (_, fast) = engine("######\n######", &[('T', 3, true, "###\n.#.")]);
+        for seed in 0..4 {
+            assert!(matches!(fast.first(seed, false, &mut Budget::unlimited()), Verdict::Infeasible));
+        }
+    }
+
     use super::luby;
 
     #[test]

@@ -158,3 +158,29 @@ proptest! {
         prop_assert_eq!(classes.len() as u64, counts.distinct, "{}", p.puzzle.to_text());
     }
 }
+
+/// Many piece types (past the 12 of the main fit tables), cells with more than 128 placements
+/// (several chunks) and pieces longer than the tables' window: the fast engine finds a tiling
+/// the validator accepts, from its natural order and from random ones.
+#[test]
+fn many_types_and_long_placement_lists_are_solved() {
+    for seed in 0..3 {
+        let s = spec(true, 12, 12, 0, 6, 8, true);
+        let p = planted(&s, "many", &mut Rng64::seed(seed)).unwrap();
+        let tiler = Tiler::with_engine(&p.puzzle.problem, EngineKind::Fast).unwrap();
+        let plan = tiler.plan();
+        let mut per_bit = vec![0; plan.nbits];
+        for pl in &plan.placements {
+            per_bit[pl.cells.iter().map(|&c| plan.bit_of[c as usize]).min().unwrap() as usize] += 1;
+        }
+        assert!(plan.types.len() > 12, "{} types", plan.types.len());
+        assert!(per_bit.iter().any(|&n| n > 128), "{:?}", per_bit);
+        // Worker 0 searches in the natural order, worker 1 in a random one; each must succeed.
+        for threads in [1, 2] {
+            let budget = Budget::unlimited().with_time(std::time::Duration::from_secs(60));
+            let Verdict::Feasible(sol) = tiler.first(threads, seed, &budget) else { panic!("seed {seed}: no tiling") };
+            let labels: Vec<char> = tiler.labels(&sol).chars().collect();
+            assert_eq!(validate(&p.puzzle.problem, &labels), Ok(()));
+        }
+    }
+}
