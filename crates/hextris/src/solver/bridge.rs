@@ -91,7 +91,7 @@ impl Bridge {
 
 /// The bridges that fit between the unit locking now (no check on its side: the speller looks
 /// for a way to spell the head into the lock) and `next`, and perhaps `after` (the unit after
-/// it). Only phrases not yet `used` are offered; for each, the [`SPLITS`] splits with the
+/// it). Only phrases not yet `used` are offered; for each, the `SPLITS` splits with the
 /// shortest heads (the next units do the most).
 pub fn bridges(
     rules: &Rules,
