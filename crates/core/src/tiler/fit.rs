@@ -94,7 +94,9 @@ impl FitTables {
         let present = list.iter().fold(0u64, |m, &(ty, _)| m | 1 << ty);
         for (k, part) in list.chunks(CHUNK).enumerate() {
             let mut chunk = Chunk { tables: [[0; 16]; WINDOW + TYPE_NIBBLES], beyond: 0, base: first + k * CHUNK };
-            let mut more = [[0; 16]; MORE_TYPE_NIBBLES];
+            if self.many_types {
+                self.more_types.push([[0; 16]; MORE_TYPE_NIBBLES]);
+            }
             for (k, &(ty, mask)) in part.iter().enumerate() {
                 let bit = 1u128 << k;
                 let cells = mask.word_at(low + 1);
@@ -105,7 +107,7 @@ impl FitTables {
                     };
                     set_where(table, bit, allows);
                 }
-                if types > MAIN_TYPES {
+                if let Some(more) = self.more_types.get_mut(self.chunks.len()) {
                     for (j, table) in more.iter_mut().enumerate() {
                         set_where(table, bit, |v| allows_type(ty, TYPE_NIBBLES + j, v));
                     }
@@ -116,9 +118,6 @@ impl FitTables {
             }
             self.any_beyond |= chunk.beyond != 0;
             self.chunks.push(chunk);
-            if self.many_types {
-                self.more_types.push(more);
-            }
         }
         self.by_bit.push(Bit { first: first_chunk, end: self.chunks.len() as u32, expired: present });
     }

@@ -617,8 +617,6 @@ mod tests {
         }
     }
 
-    use super::luby;
-
     #[test]
     fn luby_sequence() {
         let seq: Vec<u64> = (0..15).map(luby).collect();

@@ -89,6 +89,29 @@ fn listing_matches_counts_and_validates() {
     assert_eq!(distinct, 65);
 }
 
+/// The labels folded straight from the search (no pieces numbered, symmetric images drawn by
+/// permuting labels) are the labels of the listed tilings, on a board with 8 symmetries.
+#[test]
+fn folded_labels_are_the_listed_tilings() {
+    let puzzle = builtin("scott-8x8").unwrap();
+    let tiler = Tiler::new(&puzzle.problem).unwrap();
+    let mut listed = Vec::new();
+    tiler.for_each(&Budget::unlimited(), false, |s| {
+        listed.push(tiler.labels(s));
+        ControlFlow::Continue(())
+    });
+    let (parts, outcome) = tiler.fold_labels(2, &Budget::unlimited(), Vec::new, |acc, labels| {
+        acc.push(labels.iter().collect::<String>());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(outcome, Outcome::Complete);
+    let mut folded: Vec<String> = parts.into_iter().flatten().collect();
+    listed.sort_unstable();
+    folded.sort_unstable();
+    assert_eq!(folded.len(), 520);
+    assert_eq!(folded, listed);
+}
+
 #[test]
 fn first_solution_is_valid() {
     for (name, _) in BUILTIN {
