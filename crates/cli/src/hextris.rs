@@ -139,9 +139,12 @@ pub struct TuneArgs {
     /// Training games per problem (random seeds, never the problem's own).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1000))]
     seeds: u64,
-    /// Steps of the evolution strategy per problem.
-    #[arg(long, value_name = "N", default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    /// Generations of the cross-entropy method per problem.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=100_000))]
     iterations: u64,
+    /// Sets of weights drawn per generation.
+    #[arg(long, value_name = "N", default_value_t = 12, value_parser = clap::value_parser!(u64).range(2..=10_000))]
+    population: u64,
     /// Sets of weights to keep in the portfolio.
     #[arg(long, value_name = "K", default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=64))]
     keep: u64,
@@ -154,6 +157,9 @@ pub struct TuneArgs {
     /// those that still earn their place.
     #[arg(long, value_name = "FILE")]
     with: Option<PathBuf>,
+    /// Keep every set of the `--with` portfolio, and pick `--keep` new sets beside them.
+    #[arg(long, requires = "with")]
+    keep_earlier: bool,
     /// Write the portfolio (JSON) to FILE instead of stdout; the solver's shipped weights are
     /// `crates/hextris/data/weights.json`.
     #[arg(long, value_name = "FILE")]
@@ -536,10 +542,12 @@ fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
     let opts = Options {
         seeds: args.seeds as usize,
         iterations: args.iterations as usize,
+        population: args.population as usize,
         keep: args.keep as usize,
         threads: args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize),
         seed: args.seed.get(),
         with,
+        keep_earlier: args.keep_earlier,
         with_name: args.with.as_ref().map(|p| p.display().to_string()),
     };
     let start = tessera_hextris::solver::Weights::tuned();

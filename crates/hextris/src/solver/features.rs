@@ -10,13 +10,15 @@
 //! further down only until they agree with the board's before; [`RowCache`] keeps a board's row
 //! terms so that a placement is valued from those rows alone.
 
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Board;
 use crate::engine::reach::fill_runs;
 
 /// Number of board features.
-pub const FEATURES: usize = 7;
+pub const FEATURES: usize = 8;
 
 /// The features of a board, all "more is worse" except `full_rows`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -36,6 +38,9 @@ pub struct Features {
     /// Changes between free and filled along rows beyond the two of a row filled from one
     /// side (walls count as filled).
     pub roughness: f64,
+    /// Sum over rows holding a filled cell of `exp(-free / 6)`, with `free` the row's free
+    /// cells: rows a few cells short of clearing, however wide the board (more is better).
+    pub near_full: f64,
 }
 
 impl Features {
@@ -55,12 +60,21 @@ impl Features {
 
     /// The features as a vector, in the order of [`Weights::features`].
     pub fn to_array(self) -> [f64; FEATURES] {
-        [self.height, self.top, self.half_covered, self.covered, self.enclosed, self.full_rows, self.roughness]
+        [
+            self.height,
+            self.top,
+            self.half_covered,
+            self.covered,
+            self.enclosed,
+            self.full_rows,
+            self.roughness,
+            self.near_full,
+        ]
     }
 
     fn from_array(a: [f64; FEATURES]) -> Features {
-        let [height, top, half_covered, covered, enclosed, full_rows, roughness] = a;
-        Features { height, top, half_covered, covered, enclosed, full_rows, roughness }
+        let [height, top, half_covered, covered, enclosed, full_rows, roughness, near_full] = a;
+        Features { height, top, half_covered, covered, enclosed, full_rows, roughness, near_full }
     }
 }
 
@@ -95,6 +109,7 @@ fn row_terms(board: &Board, y: usize, row: u128, above: u128, open_above: u128) 
         t[0] = (filled as usize * (h - y)) as f64 / h as f64;
         let share = filled as f64 / w as f64;
         t[5] = share * share;
+        t[7] = NEAR_FULL[(w - filled) as usize];
         // A filled column left of the row (bit 0) and right of it (bit w + 1) once shifted;
         // neighbour pairs (bit i, bit i + 1) for i in 0..=w.
         let padded = (row << 1) | 1 | 1 << (w + 1);
@@ -103,6 +118,9 @@ fn row_terms(board: &Board, y: usize, row: u128, above: u128, open_above: u128) 
     }
     (t, open)
 }
+
+/// `exp(-free / 6)` for a row with `free` free cells (`free` < 128, the widest board).
+static NEAR_FULL: LazyLock<[f64; 128]> = LazyLock::new(|| std::array::from_fn(|free| (-(free as f64) / 6.0).exp()));
 
 /// A board's row terms, to value placements on it from the rows they change.
 #[derive(Clone, Debug, Default)]
@@ -181,11 +199,24 @@ fn sub(a: &[f64; FEATURES], b: &[f64; FEATURES]) -> [f64; FEATURES] {
 /// How much each feature and the lock depth count in a position's value (in points).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Weights {
-    /// Weights of [`Features::to_array`], in points per unit of feature.
+    /// Weights of [`Features::to_array`], in points per unit of feature. A set written before
+    /// the later features existed lists fewer; those it lacks weigh 0.
+    #[serde(deserialize_with = "padded")]
     pub features: [f64; FEATURES],
     /// How much the phrase points expected from the rows a unit moves down count (1: as much
     /// as the points they are expected to bring).
     pub power: f64,
+}
+
+/// Reads up to [`FEATURES`] weights, the missing ones 0.
+fn padded<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f64; FEATURES], D::Error> {
+    let listed = Vec::<f64>::deserialize(d)?;
+    if listed.len() > FEATURES {
+        return Err(serde::de::Error::invalid_length(listed.len(), &"at most as many weights as features"));
+    }
+    let mut out = [0.0; FEATURES];
+    out[..listed.len()].copy_from_slice(&listed);
+    Ok(out)
 }
 
 /// The weights tessera ships: a few sets, each the best on some problems, tuned by
@@ -239,6 +270,20 @@ mod tests {
         // Row 2: wall|.##.|wall has 4 changes, 2 more than needed; row 3: wall|#.##|wall has 2.
         assert_eq!(f.roughness, 2.0);
         assert!((f.height - (2.0 * 2.0 + 3.0) / 4.0).abs() < 1e-12);
+        // Rows 2 and 3 are 2 and 1 cells short; empty rows count nothing.
+        assert!((f.near_full - ((-2.0f64 / 6.0).exp() + (-1.0f64 / 6.0).exp())).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sets_of_fewer_weights_read_as_zeros() {
+        let old = r#"{"features": [1, 2, 3, 4, 5, 6, 7], "power": 0.5}"#;
+        let w: Weights = serde_json::from_str(old).unwrap();
+        assert_eq!(w.features, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 0.0]);
+        let long = r#"{"features": [1, 2, 3, 4, 5, 6, 7, 8, 9], "power": 0.5}"#;
+        assert!(serde_json::from_str::<Weights>(long).is_err());
+        // What is written reads back the same.
+        let again: Weights = serde_json::from_str(&serde_json::to_string(&w).unwrap()).unwrap();
+        assert_eq!(again, w);
     }
 
     #[test]
