@@ -132,19 +132,7 @@ fn cross_entropy(case: &Case<'_>, start: &Weights, opts: &Options, rng: &mut Rng
                 LogWeights { sign: mean.sign.clone(), log }
             })
             .collect();
-        let worth = Mutex::new(vec![f64::MIN; population]);
-        split_work(
-            population,
-            opts.threads,
-            &Budget::unlimited(),
-            || (),
-            |_, j, _| {
-                let v = case.worth(&drawn[j].weights());
-                worth.lock().unwrap_or_else(|e| e.into_inner())[j] = v;
-                true
-            },
-        );
-        let worth = worth.into_inner().unwrap_or_else(|e| e.into_inner());
+        let worth = in_parallel(population, opts.threads, |j| case.worth(&drawn[j].weights()));
         let mut order: Vec<usize> = (0..population).collect();
         order.sort_by(|&a, &b| worth[b].total_cmp(&worth[a]));
         if worth[order[0]] > best_worth {
@@ -159,6 +147,23 @@ fn cross_entropy(case: &Case<'_>, start: &Weights, opts: &Options, rng: &mut Rng
         }
     }
     (best, best_worth, first)
+}
+
+/// `f(0..jobs)` computed on `threads` threads, in order.
+fn in_parallel(jobs: usize, threads: usize, f: impl Fn(usize) -> f64 + Sync) -> Vec<f64> {
+    let out = Mutex::new(vec![0.0; jobs]);
+    split_work(
+        jobs,
+        threads,
+        &Budget::unlimited(),
+        || (),
+        |_, j, _| {
+            let v = f(j);
+            out.lock().unwrap_or_else(|e| e.into_inner())[j] = v;
+            true
+        },
+    );
+    out.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The smallest spread of a log-weight (a factor of 10^0.1, about 1.26).
@@ -194,20 +199,9 @@ pub fn tune(
     candidates.extend(opts.with.iter().cloned());
     candidates.extend(found);
     // Every candidate on every problem.
-    let worth: Mutex<Vec<Vec<f64>>> = Mutex::new(vec![vec![0.0; candidates.len()]; cases.len()]);
-    split_work(
-        cases.len() * candidates.len(),
-        opts.threads,
-        &Budget::unlimited(),
-        || (),
-        |_, job, _| {
-            let (i, c) = (job / candidates.len(), job % candidates.len());
-            let v = cases[i].worth(&candidates[c]);
-            worth.lock().unwrap_or_else(|e| e.into_inner())[i][c] = v;
-            true
-        },
-    );
-    let worth = worth.into_inner().unwrap_or_else(|e| e.into_inner());
+    let n = candidates.len();
+    let flat = in_parallel(cases.len() * n, opts.threads, |job| cases[job / n].worth(&candidates[job % n]));
+    let worth: Vec<&[f64]> = flat.chunks(n).collect();
     let share: Vec<Vec<f64>> = worth
         .iter()
         .map(|row| {
