@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
 use tessera_core::runtime::Budget;
 use tessera_hextris::judge::{Verdict, score};
-use tessera_hextris::solver::{Game, Settings, problem_score, solve};
+use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve};
 use tessera_hextris::{Phrases, Problem, builtin};
 
 use crate::common::{emit, emit_json};
@@ -262,13 +262,21 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
         let share = left * work[i] / work[i..].iter().sum::<f64>();
         let budget = Budget::unlimited().with_time(Duration::from_secs_f64(share));
         let games = solve(p, &settings, &budget, threads, |r| {
-            if !args.quiet && r.width == 0 {
-                eprintln!("problem {}: missing phrases grafted, score {} ({:.1} s)", p.id, r.score, r.seconds);
-            } else if !args.quiet {
-                eprintln!(
+            if args.quiet {
+                return;
+            }
+            match r.phase {
+                Phase::Widen => eprintln!(
                     "problem {}: width {:>5}, score {} ({} seeds improved, {:.1} s)",
                     p.id, r.width, r.score, r.improved, r.seconds
-                );
+                ),
+                Phase::Rework => eprintln!(
+                    "problem {}: games reworked, score {} ({} times improved, {:.1} s)",
+                    p.id, r.score, r.improved, r.seconds
+                ),
+                Phase::Graft => {
+                    eprintln!("problem {}: missing phrases grafted, score {} ({:.1} s)", p.id, r.score, r.seconds)
+                }
             }
         })
         .with_context(|| format!("problem {}", p.id))?;

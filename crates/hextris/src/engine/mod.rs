@@ -37,6 +37,21 @@ impl Pos {
     pub const fn new(x: i32, y: i32, r: u8) -> Pos {
         Pos { x: x as i16, y: y as i16, r }
     }
+
+    /// The position after `cmd`, for a unit of `period` turns (wherever that is: see
+    /// [`Rules::fits`]).
+    #[inline]
+    pub fn step(self, cmd: Command, period: u8) -> Pos {
+        let odd = self.y & 1;
+        match cmd {
+            Command::W => Pos { x: self.x - 1, ..self },
+            Command::E => Pos { x: self.x + 1, ..self },
+            Command::SW => Pos { x: self.x - 1 + odd, y: self.y + 1, r: self.r },
+            Command::SE => Pos { x: self.x + odd, y: self.y + 1, r: self.r },
+            Command::CW => Pos { r: if self.r + 1 == period { 0 } else { self.r + 1 }, ..self },
+            Command::CCW => Pos { r: if self.r == 0 { period - 1 } else { self.r - 1 }, ..self },
+        }
+    }
 }
 
 /// One turn of a unit at one pivot-row parity: its cells relative to the pivot.
@@ -129,15 +144,7 @@ impl Unit {
     /// The position after `cmd` (wherever that is: see [`Rules::fits`]).
     #[inline]
     pub fn step(&self, p: Pos, cmd: Command) -> Pos {
-        let odd = p.y & 1;
-        match cmd {
-            Command::W => Pos { x: p.x - 1, ..p },
-            Command::E => Pos { x: p.x + 1, ..p },
-            Command::SW => Pos { x: p.x - 1 + odd, y: p.y + 1, r: p.r },
-            Command::SE => Pos { x: p.x + odd, y: p.y + 1, r: p.r },
-            Command::CW => Pos { r: (p.r + 1) % self.period, ..p },
-            Command::CCW => Pos { r: (p.r + self.period - 1) % self.period, ..p },
-        }
+        p.step(cmd, self.period)
     }
 
     /// The member cells `(x, y)` at a position.

@@ -13,6 +13,7 @@
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
+use tessera_core::rng::Rng64;
 
 use crate::engine::Board;
 use crate::engine::reach::fill_runs;
@@ -246,6 +247,22 @@ impl Weights {
     pub fn value(&self, f: &Features) -> f64 {
         f.to_array().iter().zip(&self.features).map(|(a, b)| a * b).sum()
     }
+
+    /// The set with each weight multiplied by `e^(spread g)`, `g` a standard normal deviate
+    /// of its own: a neighbour of the set that plans other games.
+    pub fn jittered(&self, spread: f64, rng: &mut Rng64) -> Weights {
+        let mut out = self.clone();
+        for w in out.features.iter_mut().chain([&mut out.power]) {
+            *w *= (spread * gauss(rng)).exp();
+        }
+        out
+    }
+}
+
+/// A standard normal deviate (Box-Muller).
+pub(crate) fn gauss(rng: &mut Rng64) -> f64 {
+    let (u, v) = (rng.unit().max(1e-12), rng.unit());
+    (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
 }
 
 #[cfg(test)]
@@ -313,6 +330,19 @@ mod tests {
             for (g, w) in got.to_array().iter().zip(want.to_array()) {
                 assert!((g - w).abs() < 1e-9, "{got:?} != {want:?}\n{after:?}");
             }
+        }
+    }
+
+    #[test]
+    fn jittered_weights_stay_near_and_keep_their_signs() {
+        let w = Weights::tuned();
+        assert_eq!(w.jittered(0.0, &mut Rng64::seed(1)), w, "no spread, no change");
+        let (a, b) = (w.jittered(0.15, &mut Rng64::seed(7)), w.jittered(0.15, &mut Rng64::seed(7)));
+        assert_eq!(a, b, "the same seed, the same set");
+        assert_ne!(a, w.jittered(0.15, &mut Rng64::seed(8)));
+        for (x, y) in a.features.iter().chain([&a.power]).zip(w.features.iter().chain([&w.power])) {
+            let factor = if *y == 0.0 { 1.0 } else { x / y };
+            assert!((0.4..2.5).contains(&factor), "{x} from {y}: more than six spreads away");
         }
     }
 }

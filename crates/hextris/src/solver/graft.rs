@@ -168,6 +168,11 @@ pub struct Grown {
     pub plan: Plan,
     /// The units whose start is given, by index.
     pub fixed: BTreeMap<usize, Carry>,
+    /// Where each unit's text ends in the game's text (empty if unknown).
+    pub ends: Vec<usize>,
+    /// From this unit on, each unit's text depends on its own board alone (see
+    /// [`Solver::rework`]).
+    pub free_from: usize,
 }
 
 impl Solver<'_> {
@@ -236,13 +241,15 @@ impl Solver<'_> {
         }
         fixed.extend((run.first..).zip(run.starts.iter().cloned()));
         let plan = Plan { locks, move_score: 0, power: 0.0, stopped: false };
-        let (text, verdict) = self.spell_fixed(base.game.seed, &plan, &fixed, budget);
+        let s = self.spell_fixed(base.game.seed, &plan, &fixed, budget, 1);
         // The speller cuts a text before an error, so a game cut short is a failed one.
-        let whole = verdict.error.is_none() && verdict.locked == plan.locks.len();
+        let whole = s.verdict.error.is_none() && s.verdict.locked == plan.locks.len();
         (whole && !budget.expired()).then(|| Grown {
-            game: Game { text, verdict, partial: false, ..base.game.clone() },
+            game: Game { text: s.text, verdict: s.verdict, partial: false, ..base.game.clone() },
             plan,
             fixed,
+            ends: s.ends,
+            free_from: s.free_from,
         })
     }
 }

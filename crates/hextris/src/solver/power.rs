@@ -90,6 +90,30 @@ const MAX_NEW: usize = 3;
 const NO_PHRASE: u16 = u16::MAX;
 /// Plans carried out before the unit falls back to the plain path.
 const ATTEMPTS: usize = 4;
+/// Columns either side of the start that the search keeps to in the rows above the stack (see
+/// [`Band`]).
+const BAND: i32 = 8;
+
+/// The rows above the stack, where the unit meets no filled cell whatever its column and turn.
+/// There every column is alike: the best way down from one column is the best way from any
+/// other, shifted. So the search keeps to a band of columns around the start in those rows, and
+/// spreads out along the last of them (which is open from wall to wall): on wide boards most
+/// positions of the upper rows are never looked at.
+#[derive(Copy, Clone, Debug, Default)]
+struct Band {
+    /// Pivot rows above this one are kept to the band (the row itself is open).
+    until: i32,
+    /// The band's middle column.
+    center: i32,
+}
+
+impl Band {
+    /// Whether a position of pivot row `y`, column `x` is looked at.
+    #[inline]
+    fn holds(self, x: i32, y: i32) -> bool {
+        y >= self.until || (x - self.center).abs() <= BAND
+    }
+}
 
 /// Plans units' texts; keeps its buffers between units.
 #[derive(Clone, Debug)]
@@ -106,6 +130,11 @@ pub struct Speller {
     stamp: Vec<u32>,
     round: u32,
     seen: Vec<Pos>,
+    /// The band of the current search.
+    band: Band,
+    /// `routes[period]`: each phrase's moves worked out for units of that period (see
+    /// [`Route`]), made when first needed.
+    routes: [Vec<Route>; 7],
 }
 
 impl Speller {
@@ -135,6 +164,8 @@ impl Speller {
             stamp: Vec::new(),
             round: 0,
             seen: Vec::new(),
+            band: Band::default(),
+            routes: Default::default(),
         }
     }
 
@@ -159,6 +190,13 @@ impl Speller {
         bridges: &[Bridge],
     ) -> (Vec<u8>, Option<usize>) {
         let reach = Reach::new(rules, board, unit);
+        // The last pivot row where no turn of the unit reaches a filled row.
+        let reach_down = (0..unit.period).flat_map(|r| [0, 1].map(|parity| unit.orient(r, parity).max_dy)).max();
+        let open = board.top() as i32 - reach_down.unwrap_or(0) - 1;
+        // Units that cannot turn spell long chains of one phrase, which must start where they
+        // end up: no band for them (they have six times fewer positions anyway).
+        let until = if unit.period > 1 { open } else { i32::MIN };
+        self.band = Band { until, center: carry.at.x as i32 };
         let start = Walker { text: carry.text.clone(), at: carry.at, row: carry.row.clone() };
         let mut walker = start.clone();
         for _ in 0..ATTEMPTS {
@@ -235,8 +273,18 @@ impl Speller {
             .collect();
         heads.sort_unstable();
         let (mut forbid, mut suffix) = (Vec::new(), Vec::new());
+        // The phrases worth trying: not used yet, or worth repeating; chains only for units
+        // that cannot turn.
+        let candidates: Vec<usize> = (0..self.phrases.len())
+            .filter(|&i| {
+                let p = &self.phrases[i];
+                (!used[p.base] || p.repeat) && (!p.chain || unit.period == 1)
+            })
+            .collect();
+        self.make_routes(unit.period);
         for y in start.y as i32..=ty {
-            let row: Vec<Pos> = reach.reachable_in_row(y).collect();
+            let band = self.band;
+            let row: Vec<Pos> = reach.reachable_in_row(y).filter(|q| band.holds(q.x as i32, y)).collect();
             for layer in 0..layers {
                 let base = layer * n;
                 self.close_row(reach, unit, &row, base, blocked);
@@ -276,11 +324,10 @@ impl Speller {
                         forbid.push(reach.pos_of(up % n));
                         k = up;
                     }
-                    for i in 0..self.phrases.len() {
+                    let period = unit.period as usize;
+                    let turn = 2 * q.r as usize + (q.y & 1) as usize;
+                    for &i in &candidates {
                         let (of, was_used) = (self.phrases[i].base, used[self.phrases[i].base]);
-                        if (was_used && !self.phrases[i].repeat) || (self.phrases[i].chain && unit.period != 1) {
-                            continue;
-                        }
                         // A phrase new to the game (and to this way down) lifts the way to the
                         // next layer, with its bonus; on the last layer only a phrase that
                         // ends the unit still gets it.
@@ -288,7 +335,8 @@ impl Speller {
                         let lifts = fresh && layer + 1 < layers;
                         let points = self.phrases[i].points;
                         let p = &self.phrases[i];
-                        match walk(reach, unit, q, &p.commands, ty, &forbid, &mut self.seen) {
+                        let walked = self.routes[period][TURNS * i + turn].walk(reach, q, ty, &forbid);
+                        match walked {
                             Walk::Ends(to) if p.downs > 0 => {
                                 let (gain, k) = match lifts {
                                     true => (here + 300 + points, base + n + reach.key(to)?),
@@ -347,6 +395,16 @@ impl Speller {
         }
         segments.reverse();
         Some(segments)
+    }
+
+    /// Works out the routes of every phrase for units of `period` turns, once.
+    fn make_routes(&mut self, period: u8) {
+        if self.routes[period as usize].is_empty() {
+            let routes = self.phrases.iter().flat_map(|p| {
+                (0..TURNS).map(move |turn| Route::new(&p.commands, period, (turn / 2) as u8, (turn % 2) as i32))
+            });
+            self.routes[period as usize] = routes.collect();
+        }
     }
 
     fn relax(&mut self, k: usize, value: i64, how: Back, new: [u16; MAX_NEW]) {
@@ -409,6 +467,9 @@ impl Speller {
                 for cmd in [Command::W, Command::E, Command::CW, Command::CCW] {
                     let q = unit.step(at, cmd);
                     let Some(kq) = reach.key(q).filter(|_| reach.is_reachable(q)).map(|k| base + k) else { continue };
+                    if !self.band.holds(q.x as i32, q.y as i32) {
+                        continue;
+                    }
                     if self.stamp[kq] == round || forbid.contains(&q) {
                         continue;
                     }
@@ -468,6 +529,60 @@ enum Walk {
     Locks(Pos),
     /// It would lock early, repeat a position, or go below the target's row.
     Fails,
+}
+
+/// Start turns and row parities a route is worked out for: `2 r + parity`.
+const TURNS: usize = 12;
+
+/// A phrase's moves from a start position, worked out once: where a unit of some period that
+/// starts with turn `r` on a row of some parity is after each command, relative to its start.
+/// Whether the phrase brings it back to a position of the same row depends on nothing else, so
+/// it is known before any board is.
+#[derive(Clone, Debug, Default)]
+struct Route {
+    /// After each command: columns and rows from the start, and the turn.
+    steps: Vec<(i16, i16, u8)>,
+    /// Whether the phrase comes back to a position of the same row (it can never be spelled).
+    repeats: bool,
+}
+
+impl Route {
+    fn new(commands: &[Command], period: u8, r: u8, parity: i32) -> Route {
+        let start = Pos::new(0, parity, r % period);
+        let (mut at, mut row, mut repeats) = (start, vec![start], r >= period);
+        let mut steps = Vec::with_capacity(commands.len());
+        for &cmd in commands {
+            at = at.step(cmd, period);
+            if cmd.is_down() {
+                row.clear();
+            }
+            repeats |= row.contains(&at);
+            row.push(at);
+            steps.push((at.x, at.y - start.y, at.r));
+        }
+        Route { steps, repeats }
+    }
+
+    /// [`walk`] along the route from `from` (whose turn and row parity it was made for).
+    #[inline]
+    fn walk(&self, reach: &Reach, from: Pos, last_row: i32, forbid: &[Pos]) -> Walk {
+        if self.repeats {
+            return Walk::Fails;
+        }
+        let mut cur = from;
+        for (j, &(dx, dy, r)) in self.steps.iter().enumerate() {
+            let next = Pos { x: from.x + dx, y: from.y + dy, r };
+            if !reach.is_valid(next) {
+                return if j + 1 == self.steps.len() { Walk::Locks(cur) } else { Walk::Fails };
+            }
+            // Rows only go down: a position of the first row is one with no move down yet.
+            if (dy > 0 && next.y as i32 > last_row) || (dy == 0 && forbid.contains(&next)) {
+                return Walk::Fails;
+            }
+            cur = next;
+        }
+        Walk::Ends(cur)
+    }
 }
 
 /// Walks `commands` from `from`; positions of the first row must avoid `forbid`.
@@ -648,4 +763,48 @@ pub(super) fn shortest_walk(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin;
+    use tessera_core::rng::Rng64;
+
+    /// A route walks where the commands walk, from every reachable position of every unit of
+    /// a few problems on boards with random filled cells, whatever must be avoided.
+    #[test]
+    fn routes_walk_where_the_commands_walk() {
+        let phrases = Phrases::official();
+        let mut speller = Speller::new(&phrases);
+        let mut rng = Rng64::seed(5);
+        let mut seen = Vec::new();
+        for n in [3, 11, 14, 18] {
+            let p = builtin::problem(n).unwrap();
+            let rules = Rules::new(&p).unwrap();
+            let mut board = Board::of(&p);
+            for y in p.height / 2..p.height {
+                board.fill(y, rng.next_u64() as u128 & rng.next_u64() as u128 & board.full());
+            }
+            for unit in &rules.units {
+                speller.make_routes(unit.period);
+                let reach = Reach::new(&rules, &board, unit);
+                let last_row = (p.height / 2 + 2) as i32;
+                for key in (0..reach.keys()).filter(|&k| reach.is_reachable(reach.pos_of(k))) {
+                    let q = reach.pos_of(key);
+                    let forbid = [unit.step(q, Command::E), unit.step(q, Command::CW)];
+                    for (i, phrase) in speller.phrases.iter().enumerate() {
+                        let turn = 2 * q.r as usize + (q.y & 1) as usize;
+                        let route = &speller.routes[unit.period as usize][TURNS * i + turn];
+                        assert_eq!(
+                            route.walk(&reach, q, last_row, &forbid),
+                            walk(&reach, unit, q, &phrase.commands, last_row, &forbid, &mut seen),
+                            "problem {n}, {q:?}, {:?}",
+                            std::str::from_utf8(&phrase.text)
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,34 +1,100 @@
 //! A plan spelled into a game: each unit's text in turn, phrases carried across locks.
+//!
+//! Units are spelled in order while something links one unit's text to the next: a phrase not
+//! yet used (its first use is worth 300 more, and a phrase may cross a lock), or a phrase that
+//! runs on into the next unit. Once every phrase is used and nothing is carried over, each unit's
+//! text depends only on its board, which the plan fixes: the rest of the game is spelled on
+//! several threads.
 
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
-use tessera_core::runtime::Budget;
+use tessera_core::runtime::{Budget, split_work};
 
-use super::Solver;
 use super::beam::Plan;
 use super::bridge::{self, Bridge, Carry, Next};
 use super::power::Speller;
+use super::{Game, Grown, Solver};
 use crate::engine::{Pos, State};
 use crate::judge::{Verdict, score};
+use crate::phrase::Phrases;
+use crate::problem::Problem;
+
+/// A plan spelled: the text, the judge's verdict, and what changing the plan later needs.
+#[derive(Clone, Debug)]
+pub(crate) struct Spelled {
+    pub text: String,
+    pub verdict: Verdict,
+    /// Where each unit's text ends in `text` (empty if the judge had to cut the text short).
+    pub ends: Vec<usize>,
+    /// From this unit on, each unit's text depends on its own board alone: every phrase is
+    /// used before it and nothing is carried into it.
+    pub free_from: usize,
+}
+
+impl Spelled {
+    /// Judges `text` (whose units end at `ends`). Error-free by construction; if the judge finds
+    /// an error all the same, the text is cut before it.
+    pub fn judged(
+        problem: &Problem,
+        seed: u32,
+        text: Vec<u8>,
+        mut ends: Vec<usize>,
+        free_from: usize,
+        phrases: &Phrases,
+    ) -> Spelled {
+        let mut text = String::from_utf8(text).expect("commands are ASCII");
+        let mut verdict = score(problem, seed, &text, phrases);
+        if verdict.error.is_some() {
+            text.truncate(verdict.commands);
+            verdict = score(problem, seed, &text, phrases);
+            ends.clear();
+        }
+        Spelled { text, verdict, ends, free_from }
+    }
+}
 
 impl Solver<'_> {
     /// Spells a plan and judges the text. Error-free by construction; if the judge finds an
     /// error all the same, the text is cut before it. Once `budget` runs out, the remaining
     /// units take their plain shortest paths.
     pub fn spell(&self, seed: u32, plan: &Plan, budget: &Budget) -> (String, Verdict) {
-        self.spell_fixed(seed, plan, &BTreeMap::new(), budget)
+        self.spell_on(seed, plan, budget, 1)
+    }
+
+    /// [`Solver::spell`] on `threads` threads (the same text, whatever their number).
+    pub fn spell_on(&self, seed: u32, plan: &Plan, budget: &Budget, threads: usize) -> (String, Verdict) {
+        let s = self.spell_fixed(seed, plan, &BTreeMap::new(), budget, threads);
+        (s.text, s.verdict)
+    }
+
+    /// [`Solver::spell`] on `threads` threads, as a game that can be grafted onto or reworked
+    /// (planned with weights `weights` of the portfolio and a beam of `width`).
+    pub fn grow(
+        &self,
+        seed: u32,
+        plan: &Plan,
+        (weights, width): (usize, usize),
+        budget: &Budget,
+        threads: usize,
+    ) -> Grown {
+        let Spelled { text, verdict, ends, free_from } =
+            self.spell_fixed(seed, plan, &BTreeMap::new(), budget, threads);
+        let game = Game { seed, text, verdict, width, weights, partial: plan.stopped };
+        Grown { game, plan: plan.clone(), fixed: BTreeMap::new(), ends, free_from }
     }
 
     /// [`Solver::spell`], with some units started elsewhere than at their spawn (`fixed[k]`:
     /// a [`Carry`]; if it is `locked`, its text is the unit's whole text, ending at its planned
-    /// lock).
+    /// lock), on `threads` threads.
     pub(crate) fn spell_fixed(
         &self,
         seed: u32,
         plan: &Plan,
         fixed: &BTreeMap<usize, Carry>,
         budget: &Budget,
-    ) -> (String, Verdict) {
+        threads: usize,
+    ) -> Spelled {
         let source = self.problem.source(seed);
         let phrases = &self.settings.phrases;
         let mut speller = Speller::new(phrases);
@@ -39,7 +105,17 @@ impl Solver<'_> {
         let locks = &plan.locks;
         // Where the next units start when a phrase crosses locks (see [`bridge`]).
         let (mut carry, mut then): (Option<Carry>, Option<Carry>) = (None, None);
+        let (mut ends, mut free_from) = (Vec::with_capacity(locks.len()), locks.len());
         for (k, &at) in locks.iter().enumerate() {
+            if carry.is_none() && then.is_none() && used.iter().all(|&u| u) {
+                // Nothing links the units any more: the rest on several threads.
+                free_from = k;
+                for t in self.spell_rest(&source, &locks[k..], fixed, state, budget, threads) {
+                    text.extend(t);
+                    ends.push(text.len());
+                }
+                break;
+            }
             let unit = &self.rules.units[source[k]];
             let t = match fixed.get(&k).cloned().or_else(|| carry.take()) {
                 // The middle of a phrase that crosses two locks: the whole text is given.
@@ -64,19 +140,58 @@ impl Solver<'_> {
             // unit's text and as much of the text before as the longest phrase.
             let from = text.len().saturating_sub(longest);
             text.extend_from_slice(&t);
+            ends.push(text.len());
             let counts = phrases.counts(std::str::from_utf8(&text[from..]).unwrap_or(""));
             for (u, c) in used.iter_mut().zip(counts) {
                 *u |= c > 0;
             }
             state.lock(&self.rules, source[k], at);
         }
-        let mut text = String::from_utf8(text).expect("commands are ASCII");
-        let mut verdict = score(self.problem, seed, &text, phrases);
-        if verdict.error.is_some() {
-            text.truncate(verdict.commands);
-            verdict = score(self.problem, seed, &text, phrases);
+        Spelled::judged(self.problem, seed, text, ends, free_from, phrases)
+    }
+
+    /// The texts of the units from `state` on (every phrase used, nothing carried over), each
+    /// unit locking at its entry of `locks`, on `threads` threads.
+    pub(crate) fn spell_rest(
+        &self,
+        source: &[usize],
+        locks: &[Pos],
+        fixed: &BTreeMap<usize, Carry>,
+        mut state: State,
+        budget: &Budget,
+        threads: usize,
+    ) -> Vec<Vec<u8>> {
+        let first = state.locked;
+        let mut boards = Vec::with_capacity(locks.len());
+        for (k, &at) in locks.iter().enumerate() {
+            boards.push(state.board.clone());
+            state.lock(&self.rules, source[first + k], at);
         }
-        (text, verdict)
+        let used = vec![true; self.settings.phrases.len()];
+        let texts: Vec<Mutex<Vec<u8>>> = locks.iter().map(|_| Mutex::new(Vec::new())).collect();
+        // Every unit gets a text (spelled plainly once the budget is spent), so the split itself
+        // never stops.
+        split_work(
+            locks.len(),
+            threads,
+            &Budget::unlimited(),
+            || Speller::new(&self.settings.phrases),
+            |speller, i, _| {
+                let (k, at, board) = (first + i, locks[i], &boards[i]);
+                let unit = &self.rules.units[source[k]];
+                let t = match fixed.get(&k) {
+                    Some(c) if c.locked => c.text.clone(),
+                    None if budget.clone().expired() => Speller::plain(&self.rules, board, unit, at),
+                    start => {
+                        let start = start.cloned().unwrap_or_else(|| Carry::spawn(unit));
+                        speller.spell_with(&self.rules, board, unit, at, &used, start, &[]).0
+                    }
+                };
+                *texts[i].lock().unwrap_or_else(|e| e.into_inner()) = t;
+                true
+            },
+        );
+        texts.into_iter().map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
     }
 
     /// Spells unit `k` from `start`, offered the bridges to the next units (at most `free` of

@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use tessera_core::rng::{Rng64, derive_seed};
 use tessera_core::runtime::{Budget, split_work};
 
-use super::features::{FEATURES, Portfolio, Weights};
+use super::features::{FEATURES, Portfolio, Weights, gauss};
 use super::{Settings, Solver};
 use crate::engine::EngineError;
 use crate::problem::Problem;
@@ -105,12 +105,6 @@ impl LogWeights {
         let v = |i: usize| self.sign[i] * 10f64.powf(self.log[i]);
         Weights { features: std::array::from_fn(v), power: v(FEATURES) }
     }
-}
-
-/// A standard normal deviate (Box-Muller).
-fn gauss(rng: &mut Rng64) -> f64 {
-    let (u, v) = (rng.unit().max(1e-12), rng.unit());
-    (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
 }
 
 /// The cross-entropy method on one problem from `start`: each generation draws `population`

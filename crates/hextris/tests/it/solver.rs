@@ -1,12 +1,10 @@
 //! The solver's games, every one checked by the reference judge.
 
-use std::collections::BTreeMap;
-
 use proptest::prelude::*;
 use tessera_core::runtime::Budget;
 use tessera_hextris::judge::{EndState, score};
 use tessera_hextris::problem::{Cell, UnitDef};
-use tessera_hextris::solver::{Game, Grown, Settings, Solver};
+use tessera_hextris::solver::{Settings, Solver, Try};
 use tessera_hextris::{Phrases, Problem};
 
 use crate::problem;
@@ -137,12 +135,10 @@ fn phrases_longer_than_two_falls_are_grafted_through_several_units() {
     let solver = Solver::new(&p, &settings).unwrap();
     let seed = p.source_seeds[0];
     let plan = solver.plan(seed, 0, 1, &mut Budget::unlimited());
-    let (text, verdict) = solver.spell(seed, &plan, &Budget::unlimited());
+    let base = solver.grow(seed, &plan, (0, 1), &Budget::unlimited(), 1);
     let phrases = &settings.phrases;
     let phrase = (0..phrases.len()).find(|&i| phrases.name(i).starts_with("In his house")).unwrap();
-    assert_eq!(phrases.counts(&text)[phrase], 0, "the speller alone cannot fit it");
-    let game = Game { seed, text, verdict, width: 1, weights: 0, partial: false };
-    let base = Grown { game, plan, fixed: BTreeMap::new() };
+    assert_eq!(phrases.counts(&base.game.text)[phrase], 0, "the speller alone cannot fit it");
     let grown = solver
         .graft(&base, phrase, &settings.portfolio[0], 1, 2, &Budget::unlimited())
         .expect("a grafted game that scores more");
@@ -152,4 +148,55 @@ fn phrases_longer_than_two_falls_are_grafted_through_several_units() {
     assert_eq!(v.locked, grown.plan.locks.len(), "the whole text is played");
     assert!(v.score > base.game.verdict.score, "{} after {}", v.score, base.game.verdict.score);
     assert!(phrases.counts(&grown.game.text)[phrase] >= 1, "{}", grown.game.text);
+}
+
+#[test]
+fn a_game_spelled_on_two_threads_is_the_game_spelled_on_one() {
+    // Problem 14's first 150 units use every phrase early: the rest is spelled unit by unit in
+    // parallel.
+    let mut p = problem(14);
+    p.source_length = 150;
+    let settings = Settings::default();
+    let solver = Solver::new(&p, &settings).unwrap();
+    let seed = p.source_seeds[0];
+    let plan = solver.plan(seed, 0, 1, &mut Budget::unlimited());
+    let one = solver.grow(seed, &plan, (0, 1), &Budget::unlimited(), 1);
+    let two = solver.grow(seed, &plan, (0, 1), &Budget::unlimited(), 2);
+    assert_eq!(one.game.text, two.game.text);
+    assert!(one.free_from < plan.locks.len(), "every phrase is used before the end");
+    assert_eq!(one.ends.len(), plan.locks.len());
+    assert_eq!(one.ends.last(), Some(&one.game.text.len()));
+    assert_eq!(score(&p, seed, &two.game.text, &settings.phrases), two.game.verdict);
+}
+
+#[test]
+fn a_reworked_game_keeps_its_start_and_is_what_the_judge_says() {
+    let mut p = problem(14);
+    p.source_length = 120;
+    let settings = Settings::default();
+    let solver = Solver::new(&p, &settings).unwrap();
+    let seed = p.source_seeds[0];
+    let plan = solver.plan(seed, 0, 2, &mut Budget::unlimited());
+    let base = solver.grow(seed, &plan, (0, 2), &Budget::unlimited(), 1);
+    let mut tried = 0;
+    // Cuts past the units whose texts depend on each other keep the texts before the cut;
+    // cuts before them spell the whole game again.
+    for cut in [5, base.free_from + 10, 100, 119] {
+        for (width, jitter) in [(1, 1), (2, 2), (4, 3)] {
+            let t = Try { cut, width, weights: 0, jitter };
+            let Some(g) = solver.rework(&base, t, 1, &mut Budget::unlimited()) else { continue };
+            tried += 1;
+            let v = score(&p, seed, &g.game.text, &settings.phrases);
+            assert_eq!(v, g.game.verdict, "cut {cut}, width {width}");
+            assert_eq!(v.error, None);
+            assert_eq!(v.locked, g.plan.locks.len(), "the whole text is played");
+            assert_eq!(g.plan.locks[..cut], base.plan.locks[..cut], "the units before the cut stay");
+            assert_eq!(g.ends.len(), g.plan.locks.len());
+            if cut >= base.free_from {
+                let kept = base.ends[cut - 1];
+                assert_eq!(g.game.text[..kept], base.game.text[..kept], "cut {cut}: texts kept");
+            }
+        }
+    }
+    assert!(tried >= 4, "most tries plan something worth spelling: {tried}");
 }

@@ -1,0 +1,437 @@
+//! [`solve`]: the solver's use of its time, from a first game per seed to the best it can find.
+//!
+//! ```text
+//!   round 1     every set of weights, beam width 1; each seed ranks the sets by promise
+//!   widen       width 2, 4, 8, ... with each seed's best sets, while a round improves at
+//!               least half the seeds and the next one fits in the time
+//!   rework      the best games cut and planned again from there, until the graft's share
+//!   graft       phrases a game misses, run through several units    (GRAFT_SHARE, if missing)
+//!   the rest    rework again; widen once reworking finds nothing more
+//! ```
+//!
+//! A plan is spelled and judged only when it promises more than the seed's best so far; each
+//! seed keeps its best game as the judge scores it.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tessera_core::rng::Rng64;
+use tessera_core::runtime::{Budget, split_work};
+
+use super::beam::Plan;
+use super::rework::Try;
+use super::{Game, Grown, Settings, Solver};
+use crate::engine::EngineError;
+use crate::judge::score;
+use crate::phrase::Phrases;
+use crate::problem::Problem;
+
+/// The shortest spell of reworking, in seconds.
+const MIN_SLICE: f64 = 0.05;
+
+/// How much longer a widening round is expected to take than the one before, per doubling of
+/// the width (planning doubles, spelling stays).
+const ROUND_GROWTH: f64 = 1.5;
+
+/// Reworking a seed's game stops after this many tries in a row that did not improve it.
+const STALE_TRIES: usize = 200;
+
+/// After this many failed tries in a row on every seed's game, the beam is widened again.
+const PATIENCE: usize = 16;
+
+/// Most tries per seed in one reworking phase.
+const MAX_TRIES: usize = 1 << 20;
+
+/// The share of the time kept for grafting when some phrase is missing after the first round.
+const GRAFT_SHARE: f64 = 0.25;
+
+/// Grafting is tried when each seed's share of the time holds at least this many runs.
+const GRAFT_MIN_RUNS: f64 = 8.0;
+
+/// Beam width for the rest of a game after a grafted phrase.
+const GRAFT_WIDTH: usize = 64;
+
+/// Games of a beam spelled per plan when spelling is cheap: the best and its runners-up.
+const RUNNERS_UP: usize = 64;
+
+/// Spelling counts as cheap when this many more spellings of every seed fit in the time left:
+/// then every plan of a round is spelled.
+const CHEAP_SHARE: f64 = 20.0;
+
+/// What a round of [`solve`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Planned every seed with a beam of [`Round::width`].
+    Widen,
+    /// Planned the seeds' best games again from a unit on (see [`Solver::rework`]).
+    Rework,
+    /// Grafted the phrases the seeds' best games miss (see [`Solver::graft`]).
+    Graft,
+}
+
+/// What [`solve`] reports after each round.
+#[derive(Clone, Debug)]
+pub struct Round {
+    /// What the round did.
+    pub phase: Phase,
+    /// Beam width of a widening round (the widest so far after the others).
+    pub width: usize,
+    /// Seeds improved in a widening round; games improved when reworking.
+    pub improved: usize,
+    /// The problem's score (floor of the mean over seeds) after the round.
+    pub score: u64,
+    /// Time since the start.
+    pub seconds: f64,
+}
+
+/// Solves every seed of `problem` within `budget` on `threads` threads (see the module's
+/// documentation); `on_round` hears about each round. Returns the best game of each seed, in the
+/// problem's seed order.
+pub fn solve(
+    problem: &Problem,
+    settings: &Settings,
+    budget: &Budget,
+    threads: usize,
+    mut on_round: impl FnMut(&Round),
+) -> Result<Vec<Game>, EngineError> {
+    let solver = Solver::new(problem, settings)?;
+    let search = Search {
+        solver: &solver,
+        best: Mutex::new(vec![Best::default(); problem.source_seeds.len()]),
+        threads,
+        spell_cost: Mutex::new(f64::INFINITY),
+        started: Instant::now(),
+        tries: AtomicU64::new(0),
+    };
+    let mut report = |phase, width, improved| on_round(&search.round(phase, width, improved));
+    let whole = budget;
+    let mut width = 1;
+    report(Phase::Widen, width, search.widen(width, whole));
+    // Of the time after the first round, a share is kept for grafting if some phrase is missing
+    // and that share holds a few runs per seed (a run costs about two spellings: the rest of the
+    // game planned, then the whole game spelled); the rounds get the rest.
+    let seeds = problem.source_seeds.len();
+    let waves = seeds.div_ceil(threads.max(1)) as f64;
+    let run = 2.0 * *lock(&search.spell_cost);
+    let left = whole.time_left().map(|t| t.as_secs_f64());
+    let grafting = search.missing() && left.is_none_or(|t| t * GRAFT_SHARE / waves >= GRAFT_MIN_RUNS * run);
+    let graft_share = if grafting { GRAFT_SHARE } else { 0.0 };
+    let share = |s: f64| left.map_or_else(|| whole.fork(), |t| whole.within(Duration::from_secs_f64(t * s)));
+    let rounds = share(1.0 - graft_share);
+    let first = search.started.elapsed().as_secs_f64();
+    let mut pace = Pace { unit: first / search.variants(1) as f64, ..Pace::default() };
+    search.alternate(&mut width, &mut pace, settings.max_width, &rounds, &mut report);
+    if grafting && search.missing() && !whole.clone().expired() {
+        search.graft(whole);
+        report(Phase::Graft, width, 0);
+    }
+    search.alternate(&mut width, &mut pace, settings.max_width, whole, &mut report);
+    let best = search.best.into_inner().unwrap_or_else(|e| e.into_inner());
+    // A seed never reached (no time at all) gets the empty text, which scores 0 and is valid.
+    Ok(best
+        .into_iter()
+        .zip(&problem.source_seeds)
+        .map(|(b, &seed)| {
+            b.game.unwrap_or_else(|| {
+                let verdict = score(problem, seed, "", &settings.phrases);
+                Game { seed, text: String::new(), verdict, width: 0, weights: 0, partial: true }
+            })
+        })
+        .collect())
+}
+
+/// A seed's best so far.
+#[derive(Clone, Debug, Default)]
+struct Best {
+    /// The portfolio's sets ranked by their width-1 plans, best first.
+    ranked: Vec<usize>,
+    /// The best plan's expected points.
+    promise: f64,
+    game: Option<Game>,
+    /// The best game's plan (and the runs grafted onto it).
+    grown: Option<Grown>,
+    /// Tries in a row that failed to rework the best game.
+    stale: usize,
+}
+
+impl Best {
+    /// Keeps `grown` if its game scores more.
+    fn offer(&mut self, grown: Grown) -> bool {
+        if self.game.as_ref().is_some_and(|g| grown.game.verdict.score <= g.verdict.score) {
+            return false;
+        }
+        self.game = Some(grown.game.clone());
+        self.grown = Some(grown);
+        self.stale = 0;
+        true
+    }
+}
+
+/// How long the rounds take, and how the time went.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pace {
+    /// Seconds per unit of width and set of weights of the last widening round.
+    unit: f64,
+    /// Seconds spent widening (after the first round) and reworking.
+    widened: f64,
+    reworked: f64,
+    /// Whether a widening round has improved no seed yet.
+    stalled: bool,
+}
+
+/// The state of one [`solve`].
+struct Search<'s, 'p> {
+    solver: &'s Solver<'p>,
+    best: Mutex<Vec<Best>>,
+    threads: usize,
+    /// Seconds to spell one game, as last measured.
+    spell_cost: Mutex<f64>,
+    started: Instant,
+    /// Reworking tries so far (each seeds its own generator with its number).
+    tries: AtomicU64,
+}
+
+impl Search<'_, '_> {
+    /// The report of a round.
+    fn round(&self, phase: Phase, width: usize, improved: usize) -> Round {
+        let best = lock(&self.best);
+        let total: u64 = best.iter().map(|b| b.game.as_ref().map_or(0, |g| g.verdict.score)).sum();
+        let score = total / best.len().max(1) as u64;
+        Round { phase, width, improved, score, seconds: self.started.elapsed().as_secs_f64() }
+    }
+
+    /// Whether every seed's best game has failed at least `tries` tries in a row to be reworked.
+    fn stale(&self, tries: usize) -> bool {
+        lock(&self.best).iter().all(|b| b.stale >= tries)
+    }
+
+    /// Widens the beam while widening improves some seed and the next round would end within
+    /// `budget`. From the first round that improves none on, widening and reworking take turns
+    /// so that each gets about half the time: widening's gains come in lumps (a width that
+    /// improves nothing may come before one that improves much), reworking's in small steps.
+    /// Reworking alone once the beam cannot widen; widening alone once every game has failed
+    /// [`PATIENCE`] tries in a row to be reworked. Stops when time is up, or when the beam
+    /// cannot widen and reworking gives up ([`STALE_TRIES`]).
+    fn alternate(
+        &self,
+        width: &mut usize,
+        pace: &mut Pace,
+        max_width: usize,
+        budget: &Budget,
+        report: &mut impl FnMut(Phase, usize, usize),
+    ) {
+        while !budget.clone().expired() {
+            // A round's time grows with its width and number of sets of weights.
+            let cost = pace.unit * ROUND_GROWTH * (*width * self.variants(2 * *width)) as f64;
+            let can_widen = *width < max_width && budget.time_left().is_none_or(|t| t.as_secs_f64() > cost);
+            let behind = pace.reworked < pace.widened && !self.stale(PATIENCE);
+            if can_widen && !(pace.stalled && behind) {
+                let started = Instant::now();
+                *width *= 2;
+                let improved = self.widen(*width, budget);
+                report(Phase::Widen, *width, improved);
+                let took = started.elapsed().as_secs_f64();
+                pace.unit = took / (*width * self.variants(*width)) as f64;
+                pace.widened += took;
+                pace.stalled |= improved == 0;
+                continue;
+            }
+            if !can_widen && self.stale(STALE_TRIES) {
+                break; // reworking gave up, and the beam cannot widen
+            }
+            let slice = if can_widen { pace.widened - pace.reworked } else { pace.widened };
+            let started = Instant::now();
+            let improved = self.rework(&budget.within(Duration::from_secs_f64(slice.max(MIN_SLICE))));
+            report(Phase::Rework, *width, improved);
+            pace.reworked += started.elapsed().as_secs_f64();
+        }
+    }
+
+    /// Whether some seed's best game misses a phrase.
+    fn missing(&self) -> bool {
+        let phrases = &self.solver.settings.phrases;
+        lock(&self.best).iter().any(|b| b.game.as_ref().is_some_and(|g| !unused(g, phrases).is_empty()))
+    }
+
+    /// The sets of weights a round at `width` plans each seed with: every set at width 1,
+    /// later as many of the seed's best as there are threads to spare.
+    fn variants(&self, width: usize) -> usize {
+        let kinds = self.solver.settings.portfolio.len();
+        if width == 1 { kinds } else { (self.threads / self.solver.problem.source_seeds.len()).clamp(1, kinds) }
+    }
+
+    /// A round at `width` (see [`Search::variants`]; width 1 ranks the sets per seed);
+    /// returns the seeds improved. Every seed gets a game, spelled plainly if time is up.
+    fn widen(&self, width: usize, budget: &Budget) -> usize {
+        let (solver, threads) = (self.solver, self.threads);
+        let seeds = &solver.problem.source_seeds;
+        let variants = self.variants(width);
+        // When spelling is cheap, the beam's runners-up are spelled too.
+        let all = *lock(&self.spell_cost) * (seeds.len() * variants * RUNNERS_UP) as f64 / threads as f64;
+        let top = if budget.time_left().is_some_and(|t| all * 4.0 < t.as_secs_f64()) { RUNNERS_UP } else { 1 };
+        let plans: Mutex<Vec<Vec<(usize, Plan)>>> = Mutex::new(vec![Vec::new(); seeds.len()]);
+        split_work(
+            seeds.len() * variants,
+            threads,
+            budget,
+            || (),
+            |_, job, b| {
+                let (j, v) = (job / variants, job % variants);
+                let k = if width == 1 { v } else { lock(&self.best)[j].ranked[v] };
+                let found = solver.plans(seeds[j], k, width, top, b);
+                lock(&plans)[j].extend(found.into_iter().map(|plan| (k, plan)));
+                true
+            },
+        );
+        let plans = plans.into_inner().unwrap_or_else(|e| e.into_inner());
+        // Spelled in parallel over seeds; threads to spare beyond one a seed spell the units of
+        // a game in parallel.
+        let inner = (threads / seeds.len()).max(1);
+        let improved = AtomicUsize::new(0);
+        split_work(
+            seeds.len(),
+            threads,
+            &Budget::unlimited(),
+            || (),
+            |_, j, _| {
+                let mut mine = plans[j].clone();
+                mine.sort_by(|a, b| promise(&b.1).total_cmp(&promise(&a.1)));
+                if width == 1 {
+                    let ranked = &mut lock(&self.best)[j].ranked;
+                    ranked.clear();
+                    for (k, _) in &mine {
+                        if !ranked.contains(k) {
+                            ranked.push(*k);
+                        }
+                    }
+                }
+                let n = self.spell_plans(j, &mine, width, inner, budget);
+                improved.fetch_add(n, Ordering::Relaxed);
+                true
+            },
+        );
+        improved.into_inner()
+    }
+
+    /// Spells seed `j`'s plans (best first): the first if it promises more than the seed's
+    /// best, and when spelling is cheap (a few units) the others as well, since what phrases
+    /// fit is known only once spelled. Returns 1 if the seed improved.
+    fn spell_plans(&self, j: usize, mine: &[(usize, Plan)], width: usize, inner: usize, budget: &Budget) -> usize {
+        let solver = self.solver;
+        let seeds = &solver.problem.source_seeds;
+        let (mut cheap, mut improved) = (false, 0);
+        for (v, (k, plan)) in mine.iter().enumerate() {
+            {
+                let b = &lock(&self.best)[j];
+                let worth = v == 0 && promise(plan) > b.promise || cheap;
+                if b.game.is_some() && (!worth || budget.clone().expired()) {
+                    break;
+                }
+            }
+            let started = Instant::now();
+            let grown = solver.grow(seeds[j], plan, (*k, width), budget, inner);
+            // Cheap: spelling every seed once more takes less than a twentieth of the time left.
+            let once = started.elapsed().as_secs_f64();
+            *lock(&self.spell_cost) = once;
+            let again = once * seeds.len() as f64;
+            cheap = budget.time_left().is_some_and(|t| again * CHEAP_SHARE < t.as_secs_f64());
+            let b = &mut lock(&self.best)[j];
+            b.promise = b.promise.max(promise(plan));
+            if b.offer(grown) {
+                improved = 1;
+            }
+        }
+        improved
+    }
+
+    /// Reworks each seed's best game (see [`Solver::rework`]) until `budget` runs out or every
+    /// seed's game has failed [`STALE_TRIES`] tries in a row; returns the games improved. Tries
+    /// run in parallel, one a thread, each on its seed's best game when it starts; each draws
+    /// from its own generator, seeded by the seed and the try's number.
+    fn rework(&self, budget: &Budget) -> usize {
+        let seeds = lock(&self.best).len();
+        let improved = AtomicUsize::new(0);
+        split_work(
+            seeds * MAX_TRIES,
+            self.threads,
+            budget,
+            || (),
+            |_, job, b| {
+                if self.stale(STALE_TRIES) {
+                    return false;
+                }
+                let j = job % seeds;
+                let (base, ranked) = {
+                    let all = lock(&self.best);
+                    if all[j].stale >= STALE_TRIES {
+                        return true;
+                    }
+                    (all[j].grown.clone(), all[j].ranked.clone())
+                };
+                let n = self.tries.fetch_add(1, Ordering::Relaxed);
+                let mut rng = Rng64::seed(base.as_ref().map_or(0, |g| u64::from(g.game.seed)) ^ n << 32);
+                let t = base.as_ref().and_then(|g| Try::draw(g, &ranked, &mut rng));
+                let grown = t.zip(base.as_ref()).and_then(|(t, g)| self.solver.rework(g, t, 1, b));
+                let mut all = lock(&self.best);
+                if grown.is_some_and(|g| all[j].offer(g)) {
+                    improved.fetch_add(1, Ordering::Relaxed);
+                } else if t.is_none() {
+                    // A seed with no game, or one too short to cut, gives up at once.
+                    all[j].stale = STALE_TRIES;
+                } else {
+                    all[j].stale += 1;
+                }
+                true
+            },
+        );
+        improved.into_inner()
+    }
+
+    /// Grafts the phrases each seed's best game misses (see [`Solver::graft`]), the seeds in
+    /// parallel, each with an equal share of the time left.
+    fn graft(&self, budget: &Budget) {
+        let (solver, threads) = (self.solver, self.threads);
+        let seeds = lock(&self.best).len();
+        // Threads to spare beyond one a seed go to each seed's runs.
+        let inner = (threads / seeds.max(1)).max(1);
+        split_work(
+            seeds,
+            threads,
+            budget,
+            || (),
+            |_, j, _| {
+                let Some(mut grown) = lock(&self.best)[j].grown.clone() else { return true };
+                // An equal share of what is left for this seed and those still to come.
+                let waves = (seeds - j).div_ceil(threads.max(1)) as u32;
+                let slice = budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t / waves));
+                let weights = &solver.settings.portfolio[grown.game.weights];
+                for phrase in unused(&grown.game, &solver.settings.phrases) {
+                    if let Some(better) = solver.graft(&grown, phrase, weights, GRAFT_WIDTH, inner, &slice) {
+                        grown = better;
+                    }
+                }
+                lock(&self.best)[j].offer(grown);
+                true
+            },
+        );
+    }
+}
+
+/// The phrases `game` does not spell, longest first.
+fn unused(game: &Game, phrases: &Phrases) -> Vec<usize> {
+    let counts = phrases.counts(&game.text);
+    let mut out: Vec<usize> = (0..phrases.len()).filter(|&i| counts[i] == 0).collect();
+    out.sort_by_key(|&i| std::cmp::Reverse(phrases.text(i).len()));
+    out
+}
+
+/// The points a plan promises; a plan stopped before the end of its game promises nothing
+/// beyond what it has.
+fn promise(plan: &Plan) -> f64 {
+    plan.move_score as f64 + plan.power
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
