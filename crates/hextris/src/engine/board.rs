@@ -77,8 +77,10 @@ impl Board {
     /// Removes every full row, moving the rows above down; returns how many went.
     pub fn clear_full_rows(&mut self) -> usize {
         let full = self.full();
-        let mut write = self.rows.len();
-        for read in (0..self.rows.len()).rev() {
+        // Most locks clear nothing: look before moving anything.
+        let Some(last) = self.rows.iter().rposition(|&r| r == full) else { return 0 };
+        let mut write = last + 1;
+        for read in (0..=last).rev() {
             if self.rows[read] != full {
                 write -= 1;
                 self.rows[write] = self.rows[read];

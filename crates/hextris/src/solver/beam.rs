@@ -112,6 +112,7 @@ pub fn plans(
                 continue;
             }
             cache.reset(&node.state.board);
+            let node_hash = hash_rows(node.state.board.rows());
             let before = node.state.move_score as f64 + weights.power * node.power;
             let rate = rates[unit_index] * weights.power;
             for &p in deepest.values() {
@@ -119,15 +120,18 @@ pub fn plans(
                 let ls = rules.lock(&mut board, unit, p);
                 let gained = lock_points(unit.size, ls, node.state.ls_old as usize) as f64;
                 let down = (p.y - unit.spawn.y) as f64;
-                let features = if ls == 0 {
+                let (features, hash) = if ls == 0 {
                     let o = unit.orient(p.r, p.y as i32);
                     let (first, last) = ((p.y as i32 + o.min_dy) as usize, (p.y as i32 + o.max_dy) as usize);
-                    cache.features_after(&board, first, last)
+                    // Only the rows the unit fills change.
+                    let (old, new) = (&node.state.board.rows()[first..=last], &board.rows()[first..=last]);
+                    let hash = node_hash.wrapping_sub(hash_rows_at(first, old)).wrapping_add(hash_rows_at(first, new));
+                    (cache.features_after(&board, first, last), hash)
                 } else {
-                    Features::of(&board)
+                    (Features::of(&board), hash_rows(board.rows()))
                 };
                 let value = before + gained + rate * down + weights.value(&features);
-                cands.push(Candidate { value, parent: i as u32, pos: p, hash: hash_rows(board.rows()) });
+                cands.push(Candidate { value, parent: i as u32, pos: p, hash });
             }
         }
         if stopped {
@@ -220,12 +224,27 @@ fn cells_key(unit: &Unit, p: Pos) -> u64 {
     h.finish()
 }
 
+/// A hash of a board's rows: the sum of each row's own hash, so that a lock changes it by the
+/// rows it fills alone.
 fn hash_rows(rows: &[u128]) -> u64 {
-    let mut h = Fast::default().build_hasher();
-    for &r in rows {
-        h.write_u128(r);
-    }
-    h.finish()
+    hash_rows_at(0, rows)
+}
+
+/// The sum of the hashes of `rows`, the first of which is row `first`.
+fn hash_rows_at(first: usize, rows: &[u128]) -> u64 {
+    rows.iter().enumerate().fold(0u64, |sum, (k, &r)| {
+        let salt = ((first + k) as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        sum.wrapping_add(mix(mix(r as u64 ^ salt) ^ (r >> 64) as u64))
+    })
+}
+
+/// A 64-bit finaliser (every input bit moves every output bit).
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ x >> 31
 }
 
 /// A fast hasher for keys made of a few integers (multiply and rotate).

@@ -99,7 +99,10 @@ fn row_terms(board: &Board, y: usize, row: u128, above: u128, open_above: u128) 
     let even = y.is_multiple_of(2);
     let (nw, ne) = if even { (above << 1, above) } else { (above, above >> 1) };
     let (onw, one) = if even { (open_above << 1, open_above) } else { (open_above, open_above >> 1) };
-    let open = fill_runs(free, free & (onw | one));
+    // Cells reachable from the row above, spread along runs of free cells (most rows are all
+    // reachable or not at all).
+    let seed = free & (onw | one);
+    let open = if seed == free || seed == 0 { seed } else { fill_runs(free, seed) };
     let mut t = [0.0; FEATURES];
     t[2] = (free & (nw ^ ne)).count_ones() as f64;
     t[3] = (free & nw & ne).count_ones() as f64;
