@@ -213,7 +213,7 @@ impl Search<'_, '_> {
     /// Widens the beam while widening improves some seed and the next round would end within
     /// `budget`. From the first round that improves none on, widening and reworking take turns
     /// so that each gets about half the time (a round is then started only if it would take at
-    /// most a third of the time left): widening's gains come in lumps (a width that
+    /// most a third of the time left, unless reworking has given up): widening's gains come in lumps (a width that
     /// improves nothing may come before one that improves much), reworking's in small steps.
     /// Reworking alone once the beam cannot widen; widening alone once every game has failed
     /// [`PATIENCE`] tries in a row to be reworked. Stops when time is up, or when the beam
@@ -230,7 +230,7 @@ impl Search<'_, '_> {
             // A round's time grows with its width and number of sets of weights.
             // Once widening has stalled, a round must leave room for reworking too.
             let cost = pace.unit * ROUND_GROWTH * (*width * self.variants(2 * *width)) as f64;
-            let room = if pace.stalled { STALLED_ROOM } else { 1.0 };
+            let room = if pace.stalled && !self.stale(STALE_TRIES) { STALLED_ROOM } else { 1.0 };
             let can_widen = *width < max_width && budget.time_left().is_none_or(|t| t.as_secs_f64() > room * cost);
             let behind = pace.reworked < pace.widened && !self.stale(PATIENCE);
             if can_widen && !(pace.stalled && behind) {

@@ -16,6 +16,7 @@ pub mod power;
 mod rework;
 mod spell;
 pub mod tune;
+mod walk;
 
 use serde::Serialize;
 use tessera_core::runtime::Budget;
