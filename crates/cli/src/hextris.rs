@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
 use tessera_core::runtime::Budget;
 use tessera_hextris::judge::{Verdict, score};
-use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve};
+use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
 use crate::common::{emit, emit_json};
@@ -257,8 +257,9 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     let settings = Settings { phrases, max_width: args.max_width as usize, ..Settings::default() };
     let mut out = Vec::new();
     for (i, p) in problems.iter().enumerate() {
-        // What is left, less a margin for writing the answer, shared by the problems left.
-        let left = (total * 0.97 - started.elapsed().as_secs_f64() - 0.05).max(0.0);
+        // What is left, less a margin for finishing and writing the answer, shared by the
+        // problems left.
+        let left = (working_seconds(total) - started.elapsed().as_secs_f64()).max(0.0);
         let share = left * work[i] / work[i..].iter().sum::<f64>();
         let budget = Budget::unlimited().with_time(Duration::from_secs_f64(share));
         let games = solve(p, &settings, &budget, threads, |r| {

@@ -8,7 +8,7 @@ use tessera_core::runtime::Budget;
 
 use crate::engine::EngineError;
 use crate::problem::Problem;
-use crate::solver::{Settings, problem_score, solve};
+use crate::solver::{Settings, problem_score, solve, working_seconds};
 
 /// The best score of any team in the contest's final round, for the qualifying problems it
 /// re-ran (floor of the mean over seeds, all 18 phrases known).
@@ -88,7 +88,7 @@ pub struct ProblemResult {
 /// Solves `problem` within `seconds` on `threads` threads and judges it.
 pub fn run(problem: &Problem, settings: &Settings, seconds: f64, threads: usize) -> Result<ProblemResult, EngineError> {
     let started = Instant::now();
-    let budget = Budget::unlimited().with_time(Duration::from_secs_f64(seconds));
+    let budget = Budget::unlimited().with_time(Duration::from_secs_f64(working_seconds(seconds)));
     let games = solve(problem, settings, &budget, threads, |_| {})?;
     let n = games.len().max(1) as u64;
     let seeds: Vec<SeedResult> = games

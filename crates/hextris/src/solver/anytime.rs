@@ -89,6 +89,13 @@ pub struct Round {
     pub seconds: f64,
 }
 
+/// The budget to give [`solve`] when the whole run must end within `wall` seconds: the solver
+/// finishes the unit it is spelling and judges its games after the budget runs out (p24 at
+/// 10 s: up to 0.4 s), and the answer must still be written.
+pub fn working_seconds(wall: f64) -> f64 {
+    (wall * 0.97 - 0.05).max(0.0)
+}
+
 /// Solves every seed of `problem` within `budget` on `threads` threads (see the module's
 /// documentation); `on_round` hears about each round. Returns the best game of each seed, in the
 /// problem's seed order.

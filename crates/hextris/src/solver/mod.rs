@@ -25,7 +25,7 @@ use crate::engine::{Board, EngineError, Reach, Rules, State};
 use crate::judge::Verdict;
 use crate::phrase::Phrases;
 use crate::problem::Problem;
-pub use anytime::{Phase, Round, solve};
+pub use anytime::{Phase, Round, solve, working_seconds};
 use beam::Plan;
 pub use features::{Portfolio, Weights};
 pub use graft::Grown;
