@@ -352,5 +352,7 @@ pub fn meteor(args: &MeteorArgs) -> Result<ExitCode> {
     let tiler = meteor::tiler();
     let result = meteor::solve(&tiler, args.n, args.threads as usize, &Budget::unlimited());
     emit(&meteor::render(&result))?;
+    // The process ends here: freeing the tables' thousands of small lists would only delay it.
+    std::mem::forget(tiler);
     Ok(if result.outcome.is_complete() { ExitCode::SUCCESS } else { stopped_early(result.outcome) })
 }

@@ -254,6 +254,17 @@ pub fn placements(
     index_of: impl Fn(Coord) -> Option<usize>,
 ) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
+    for_each_placement(orientations, board, index_of, |cells| out.push(cells.to_vec()));
+    out
+}
+
+/// [`placements`] handed to `visit` one at a time, in the same order, without allocating.
+pub fn for_each_placement(
+    orientations: &[Polyform],
+    board: &[Coord],
+    index_of: impl Fn(Coord) -> Option<usize>,
+    mut visit: impl FnMut(&[usize]),
+) {
     let mut cells = Vec::new();
     for o in orientations {
         for &anchor in board {
@@ -265,11 +276,10 @@ pub fn placements(
                 }
             }
             if cells.len() == o.cells.len() {
-                out.push(cells.clone());
+                visit(&cells);
             }
         }
     }
-    out
 }
 
 #[cfg(test)]

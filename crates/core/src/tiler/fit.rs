@@ -84,6 +84,17 @@ impl FitTables {
         ((placements / CHUNK + nbits) * (std::mem::size_of::<Chunk>() + more)) as u64
     }
 
+    /// Makes room for `placements` placements on `nbits` bits with `types` piece types (the
+    /// chunks are large: growing the list would copy them).
+    pub(crate) fn reserve(&mut self, placements: usize, nbits: usize, types: usize) {
+        let chunks = placements / CHUNK + nbits;
+        self.chunks.reserve_exact(chunks);
+        self.by_bit.reserve_exact(nbits);
+        if types > MAIN_TYPES {
+            self.more_types.reserve_exact(chunks);
+        }
+    }
+
     /// Files the placements whose lowest bit is `low` (the next bit: bits are filed in order),
     /// as `(type, mask)`, sorted by type; `first` is the index of the first of them, `types`
     /// the number of piece types.
@@ -97,15 +108,20 @@ impl FitTables {
             if self.many_types {
                 self.more_types.push([[0; 16]; MORE_TYPE_NIBBLES]);
             }
+            // Each table from one entry per bit of the nibble (see below).
+            let mut single = [[0u128; 4]; WINDOW + TYPE_NIBBLES];
             for (k, &(ty, mask)) in part.iter().enumerate() {
                 let bit = 1u128 << k;
+                // Occupancy: the placements that miss each cell.
                 let cells = mask.word_at(low + 1);
-                for (j, table) in chunk.tables.iter_mut().enumerate() {
-                    let allows = |v: usize| match j.checked_sub(WINDOW) {
-                        None => (cells >> (4 * j)) as usize & 15 & v == 0,
-                        Some(j) => allows_type(ty, j, v),
-                    };
-                    set_where(table, bit, allows);
+                for (j, entries) in single[..WINDOW].iter_mut().enumerate() {
+                    for (b, entry) in entries.iter_mut().enumerate() {
+                        *entry |= if cells >> (4 * j + b) & 1 == 0 { bit } else { 0 };
+                    }
+                }
+                // Types: the placements of each type.
+                if ty < MAIN_TYPES {
+                    single[WINDOW + ty / 4][ty % 4] |= bit;
                 }
                 if let Some(more) = self.more_types.get_mut(self.chunks.len()) {
                     for (j, table) in more.iter_mut().enumerate() {
@@ -114,6 +130,17 @@ impl FitTables {
                 }
                 if mask.highest().unwrap_or(0) > low + 4 * WINDOW {
                     chunk.beyond |= bit;
+                }
+            }
+            // A value of occupancy allows what each of its cells allows; a value of types allows
+            // the placements of its types and those of types outside the nibble.
+            let all = if part.len() == CHUNK { !0 } else { (1u128 << part.len()) - 1 };
+            for (j, (table, single)) in chunk.tables.iter_mut().zip(&single).enumerate() {
+                let occupancy = j < WINDOW;
+                table[0] = if occupancy { all } else { all & !single.iter().fold(0, |a, &s| a | s) };
+                for v in 1..16 {
+                    let (rest, bit) = (table[v & (v - 1)], single[v.trailing_zeros() as usize]);
+                    table[v] = if occupancy { rest & bit } else { rest | bit };
                 }
             }
             self.any_beyond |= chunk.beyond != 0;

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use crate::geometry::{Coord, Lattice, Polyform, placements};
+use crate::geometry::{Coord, Lattice, Polyform, for_each_placement};
 
 use crate::tiler::problem::Problem;
 
@@ -88,10 +88,16 @@ impl Plan {
         let mut all = Vec::new();
         for (ty, p) in problem.pieces.iter().enumerate() {
             let shape = Polyform::from_offsets(lattice, p.cells.iter().copied());
-            for mut cells in placements(&shape.orientations(p.mirror), &coords, |c| index.get(c)) {
-                cells.sort_unstable();
-                all.push(Placement { ty, cells: cells.into_iter().map(|c| c as u32).collect() });
-            }
+            for_each_placement(
+                &shape.orientations(p.mirror),
+                &coords,
+                |c| index.get(c),
+                |cells| {
+                    let mut cells: Vec<u32> = cells.iter().map(|&c| c as u32).collect();
+                    cells.sort_unstable();
+                    all.push(Placement { ty, cells });
+                },
+            );
         }
         let symmetries = board_symmetries(problem, &coords, &index);
         let restriction = restrict(&types, &all, &symmetries, &bit_of);

@@ -161,7 +161,7 @@ impl<B: CellBits> Fast<B> {
     fn file_placements(&mut self, plan: &Plan, stop: &mut dyn Stop) -> Option<()> {
         let line = plan.line.max(1);
         let restricted = plan.restriction.as_ref().map(|r| r.ty);
-        let mut kept = Vec::new();
+        let mut kept = Vec::with_capacity(plan.placements.len());
         for (id, p) in plan.placements.iter().enumerate() {
             // The pocket check floods the board: poll now and then.
             if id % 256 == 255 && stop.should_stop(0) {
@@ -175,18 +175,24 @@ impl<B: CellBits> Fast<B> {
             let (first, last) = (mask.lowest().unwrap_or(0) / line, mask.highest().unwrap_or(0) / line);
             let outside = B::below(first * line) | !B::below((last + 1) * line);
             if self.pockets_ok(self.start | mask, outside) {
-                kept.push((mask.lowest().unwrap_or(0), p.ty, mask, id as u32));
+                kept.push((mask.lowest().unwrap_or(0), (p.ty, mask, id as u32)));
             }
         }
-        kept.sort_by_key(|k| (k.0, k.1, k.3));
-        let mut rest = &kept[..];
+        // By lowest bit, then type, then index (both sorts are stable; the plan lists
+        // placements by type, so the second has little to do).
+        let mut kept = by_lowest_bit(kept, self.nbits);
+        self.places.reserve_exact(kept.len());
+        self.ids.reserve_exact(kept.len());
+        self.fit.reserve(kept.len(), self.nbits, self.n_types);
+        let mut rest = &mut kept[..];
         for low in 0..self.nbits {
             let n = rest.iter().take_while(|k| k.0 == low).count();
-            let (group, after) = rest.split_at(n);
+            let (group, after) = std::mem::take(&mut rest).split_at_mut(n);
             rest = after;
-            let list: Vec<(usize, B)> = group.iter().map(|&(_, ty, mask, _)| (ty, mask)).collect();
+            group.sort_by_key(|k| k.1.0);
+            let list: Vec<(usize, B)> = group.iter().map(|&(_, (ty, mask, _))| (ty, mask)).collect();
             self.fit.file(low, self.places.len(), &list, self.n_types);
-            for &(_, ty, mask, id) in group {
+            for &(_, (ty, mask, id)) in &*group {
                 let open = self.open_after[mask.highest().unwrap_or(0)];
                 self.places.push(Place { mask, open, ty });
                 self.ids.push(id);
@@ -281,6 +287,23 @@ impl<B: CellBits> Fast<B> {
         }
         (occ, open, counts)
     }
+}
+
+/// `kept` (lowest bit first) stably sorted by lowest bit, in linear time.
+fn by_lowest_bit<T: Copy>(kept: Vec<(usize, T)>, nbits: usize) -> Vec<(usize, T)> {
+    let mut start = vec![0usize; nbits + 1];
+    for k in &kept {
+        start[k.0 + 1] += 1;
+    }
+    for b in 0..nbits {
+        start[b + 1] += start[b];
+    }
+    let mut out = kept.clone();
+    for &k in &kept {
+        out[start[k.0]] = k;
+        start[k.0] += 1;
+    }
+    out
 }
 
 /// The types with copies left.
