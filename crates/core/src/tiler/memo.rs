@@ -61,8 +61,15 @@ pub(crate) struct WordTable {
 const WORD_KEYS: u64 = 1 << 62;
 
 impl WordTable {
+    /// A table of `2^log2` free slots, written now. Zeroed memory from the system is mapped
+    /// lazily: a search would first read a page (mapping the shared zero page) and later write
+    /// it (a second fault, which with two threads running also flushes the other processor's
+    /// TLB). Writing the slots up front takes one fault a page, in the thread that will use them.
     fn new(log2: u32) -> Self {
-        WordTable { slots: vec![0; 1 << log2], shift: 64 - log2 }
+        let mut slots = Vec::with_capacity(1 << log2);
+        // Opaque, so that the writes are not turned back into a request for zeroed memory.
+        slots.resize(1 << log2, std::hint::black_box(0));
+        WordTable { slots, shift: 64 - log2 }
     }
     /// The value stored with `key`, if any.
     #[inline]

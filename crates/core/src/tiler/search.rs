@@ -67,7 +67,7 @@ const RESTART_NODES: u64 = 20_000;
 /// Log2 of the largest number of dead-state entries per search.
 const DEAD_LOG2: u32 = 20;
 
-/// Log2 of the number of pocket-check results kept per search.
+/// Log2 of the largest number of pocket-check results kept per search.
 const POCKETS_LOG2: u32 = 14;
 
 /// Most memory of one search's dead-state table.
@@ -433,13 +433,16 @@ impl<'a, B: CellBits> Run<'a, B> {
         // huge table would cost more than the search it saves).
         let fit = (DEAD_BYTES / std::mem::size_of::<(B, u64)>()).ilog2();
         let log2 = (t.places.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit));
+        // Pocket results likewise (both tables are written when made: small puzzles, searched
+        // many times over, keep small tables).
+        let pockets_log2 = (t.places.len() * 8).next_power_of_two().trailing_zeros().clamp(10, POCKETS_LOG2);
         let mut run = Run {
             t,
             counts: [0; MAX_TYPES],
             avail: 0,
             used: 0,
             dead: t.used_bits.map(|bits| DeadStates::new(log2, t.nbits, bits)),
-            pockets: PocketResults::new(POCKETS_LOG2, t.nbits),
+            pockets: PocketResults::new(pockets_log2, t.nbits),
             path: vec![0; t.pieces],
             placed: 0,
             cand: Vec::new(),
