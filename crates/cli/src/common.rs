@@ -82,8 +82,12 @@ pub struct ShardArgs {
 }
 
 impl ShardArgs {
-    /// Opens the JSON-lines sink, if one was asked for.
+    /// Opens the JSON-lines sink, if one was asked for (and checks that the `--html` report
+    /// can be written: both before the run).
     pub fn sink(&self) -> Result<Option<Box<dyn Write + Send>>> {
+        if let Some(path) = &self.html {
+            check_writable(Path::new(path))?;
+        }
         match self.jsonl.as_deref() {
             None => Ok(None),
             Some("-") => Ok(Some(Box::new(std::io::stdout()))),
@@ -155,6 +159,21 @@ pub fn stopped_early(outcome: Outcome) -> ExitCode {
         eprintln!("note: stopped early ({reason}): the answer is partial");
     }
     ExitCode::from(STOPPED_EARLY)
+}
+
+/// Fails now if `path` cannot be written later (its folder is missing, it is a folder, or it
+/// may not be written), so that a long run does not end in that error. It may leave an empty
+/// file behind.
+pub fn check_writable(path: &Path) -> Result<()> {
+    if path.as_os_str().is_empty() {
+        bail!("empty output path");
+    }
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map(drop)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Writes `text` to `path`, naming the path in errors.

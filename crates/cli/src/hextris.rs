@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
-use tessera_core::runtime::Budget;
+use tessera_core::runtime::{Budget, Outcome, StopReason};
 use tessera_hextris::judge::{Verdict, score};
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
-use crate::common::{emit, emit_json};
+use crate::common::{emit, emit_json, stopped_early};
 
 mod play;
 
@@ -74,7 +74,7 @@ pub struct SolveArgs {
     /// The widest beam to try (the search widens while time is left).
     #[arg(long, value_name = "W", default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     max_width: u64,
-    /// The tag written into each solution.
+    /// The tag written into each solution, followed by the game's score.
     #[arg(long, value_name = "TAG", default_value = "tessera")]
     tag: String,
     /// Say nothing on stderr.
@@ -287,7 +287,15 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
         out.extend(games.into_iter().map(|g| solution(p, g, &args.tag)));
     }
     emit(&format!("{}\n", serde_json::to_string(&out)?))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(completed())
+}
+
+/// Success, or the status of a run cut short by Ctrl-C (its games are then what it had).
+fn completed() -> ExitCode {
+    if tessera_core::runtime::interrupted() {
+        return stopped_early(Outcome::Stopped(StopReason::Interrupted));
+    }
+    ExitCode::SUCCESS
 }
 
 fn solution(p: &Problem, g: Game, tag: &str) -> Solution {
@@ -445,6 +453,9 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
     let problems = eval_problems(args)?;
     let settings = Settings { phrases: args.phrases.get()?, ..Settings::default() };
     let threads = args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize);
+    for path in [&args.solutions, &args.html].into_iter().flatten() {
+        crate::common::check_writable(path)?;
+    }
     let mut sink = match &args.jsonl {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
@@ -528,7 +539,7 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
     } else {
         emit(&format!("total: {total}; the final round's best beaten on {beaten} of {} problems\n", targets.len()))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(completed())
 }
 
 fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {

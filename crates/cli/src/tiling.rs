@@ -13,6 +13,7 @@ use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Verdict};
 use tessera_core::svg::board_svg;
+use tessera_core::tiler::TilingError;
 use tessera_core::tour::plural;
 use tessera_tiling::eval::{EvalConfig, JobResult, run_job, summarise};
 use tessera_tiling::library::{self, OpenError};
@@ -202,7 +203,16 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
     // The budget covers building the tables too.
     let budget = Budget::unlimited().with_time_opt(args.budget.get());
     let puzzle = library::open(&args.puzzle)?;
-    let tiler = Tiler::with_engine(&puzzle.problem, args.engine.engine)?;
+    if let Some(path) = &args.svg {
+        crate::common::check_writable(path)?;
+    }
+    let tiler = match Tiler::within(&puzzle.problem, args.engine.engine, &budget) {
+        Err(TilingError::Stopped(reason)) => {
+            eprintln!("note: stopped while building the tables: no answer");
+            return Ok(stopped_early(Outcome::Stopped(reason)));
+        }
+        built => built?,
+    };
     let threads = args.threads.get();
     if !tiler.plan().areas_match() {
         eprintln!(
@@ -241,7 +251,9 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
         }
         (outcome, sol, None)
     } else {
-        let (counts, sample) = tiler.count_with_sample(threads, &budget);
+        let (mut counts, sample) = tiler.count_with_sample(threads, &budget);
+        // The time of the whole solve, the tables included.
+        counts.seconds = start.elapsed().as_secs_f64();
         let report = CountReport::new(&puzzle, &tiler, &counts, threads);
         if args.json {
             emit_json(&report)?

@@ -43,6 +43,10 @@ pub fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
     if !p.has_seed(seed) {
         bail!("seed {seed} is not one of problem {}'s seeds ({:?})", p.id, p.source_seeds);
     }
+    if let Some(path) = &args.save {
+        // Found out now, not after the game.
+        crate::common::check_writable(path)?;
+    }
     let mut session = Session::new(&p, seed, phrases);
     let mut out = std::io::stdout().lock();
     writeln!(out, "{HELP}{}", keys())?;
@@ -51,9 +55,11 @@ pub fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
     for line in std::io::stdin().lock().lines() {
         let line = line.context("cannot read stdin")?;
         let said = match line.trim().strip_prefix(':') {
-            Some(cmd) => match session_command(&mut session, cmd, &p)? {
-                Some(said) => said,
-                None => break,
+            // A mistake in a command is said and the game goes on.
+            Some(cmd) => match session_command(&mut session, cmd, &p) {
+                Ok(Some(said)) => said,
+                Ok(None) => break,
+                Err(e) => format!("error: {e:#}\n"),
             },
             None => describe(&session.line(&line)),
         };

@@ -1,6 +1,6 @@
 //! Bad input gets one clear line on stderr and a non-zero exit, never a panic.
 
-use crate::{scratch, stderr, tessera};
+use crate::{scratch, stderr, stdout, tessera};
 
 fn fails_with(args: &[&str], needle: &str) {
     let out = tessera(args);
@@ -82,4 +82,30 @@ fn budgets_stop_with_status_three() {
     let out = tessera(&["tiling", "solve", "pentomino-6x10", "--budget-ms", "1", "-j", "1"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(stderr(&out).contains("stopped early"));
+    // On a large board the budget already stops the building of the tables.
+    let dir = scratch("budget-tables");
+    let big = dir.join("big.txt");
+    let made = tessera(&["tiling", "random", "--width", "40", "--height", "30", "--seed", "5"]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    std::fs::write(&big, &made.stdout).unwrap();
+    let out = tessera(&["tiling", "solve", big.to_str().unwrap(), "--budget-ms", "1"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("while building the tables"), "{}", stderr(&out));
+}
+
+#[test]
+fn output_files_are_checked_before_the_work() {
+    let missing = std::env::temp_dir().join("tessera-no-such-dir").join("out");
+    let missing = missing.to_str().unwrap();
+    for args in [
+        vec!["tiling", "solve", "pentomino-6x10", "--svg", missing],
+        vec!["hextris", "eval", "-f", "6", "-t", "1", "--solutions", missing],
+        vec!["hextris", "eval", "-f", "6", "-t", "1", "--html", missing],
+        vec!["hextris", "play", "-f", "6", "--save", missing],
+    ] {
+        let out = tessera(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{args:?}: worked before failing: {}", stdout(&out));
+        assert!(stderr(&out).starts_with("error: cannot write"), "{args:?}: {}", stderr(&out));
+    }
 }

@@ -158,13 +158,16 @@ fn play_takes_commands_from_stdin_and_saves_a_valid_solution() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // A phrase, a refused move back, an unknown key, an undo, then straight down for a while.
-    let input = format!("Ei!\nb\n~\n:u 1\n{}\n:s\n:q\n", "al".repeat(40));
+    // A phrase, a refused move back, an unknown key, an undo, two mistaken commands (the game
+    // goes on), then straight down for a while.
+    let input =
+        format!("Ei!\nb\n~\n:u 1\n:u x\n:w {}\n{}\n:s\n:q\n", dir.join("no/such.json").display(), "al".repeat(40));
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("not a command") && text.contains("took back 1 commands"), "{text}");
+    assert!(text.contains("error: :u takes a number") && text.contains("error: cannot write"), "{text}");
     assert!(text.contains("final: score"), "{text}");
     let v = json(&["hextris", "score", "-f", "6", saved.to_str().unwrap(), "--json"]);
     let seed = &v["seeds"][0];
