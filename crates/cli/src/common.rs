@@ -161,6 +161,25 @@ pub fn stopped_early(outcome: Outcome) -> ExitCode {
     ExitCode::from(STOPPED_EARLY)
 }
 
+/// An argument that parses but cannot be used (values that contradict each other, an empty
+/// phrase, a seed the problem does not have): reported like the argument parser's own errors,
+/// with exit status 2.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// An error for an unusable argument (see [`Usage`]).
+pub fn usage(message: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::Error::new(Usage(message.to_string()))
+}
+
 /// Fails now if `path` cannot be written later (its folder is missing, it is a folder, or it
 /// may not be written), so that a long run does not end in that error. It may leave an empty
 /// file behind.

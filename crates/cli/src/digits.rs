@@ -181,7 +181,7 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
         (_, _, None) => official.with_games(t)?,
     };
     if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
-        bail!("--time-limit must be a positive number of seconds");
+        return Err(crate::common::usage("--time-limit must be a positive number of seconds"));
     }
     let seed = args.seed.get();
     let (program, rest) = args.command.split_first().context("no player program given")?;

@@ -13,6 +13,7 @@ use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, worki
 use tessera_hextris::{Phrases, Problem, builtin};
 
 use crate::common::{emit, emit_json, stopped_early};
+use tessera_core::tour::plural;
 
 mod play;
 
@@ -48,7 +49,7 @@ impl PhraseArgs {
         if self.phrases.is_empty() {
             Ok(Phrases::official())
         } else {
-            Phrases::new(self.phrases.iter().cloned()).context("bad -p")
+            Phrases::new(self.phrases.iter().cloned()).map_err(|e| crate::common::usage(format!("bad -p: {e}")))
         }
     }
 }
@@ -268,12 +269,19 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
             }
             match r.phase {
                 Phase::Widen => eprintln!(
-                    "problem {}: width {:>5}, score {} ({} seeds improved, {:.1} s)",
-                    p.id, r.width, r.score, r.improved, r.seconds
+                    "problem {}: width {:>5}, score {} ({} improved, {:.1} s)",
+                    p.id,
+                    r.width,
+                    r.score,
+                    plural(r.improved as u64, "seed", "seeds"),
+                    r.seconds
                 ),
                 Phase::Rework => eprintln!(
-                    "problem {}: games reworked, score {} ({} times improved, {:.1} s)",
-                    p.id, r.score, r.improved, r.seconds
+                    "problem {}: games reworked, score {} (improved {}, {:.1} s)",
+                    p.id,
+                    r.score,
+                    plural(r.improved as u64, "time", "times"),
+                    r.seconds
                 ),
                 Phase::Graft => {
                     eprintln!("problem {}: missing phrases grafted, score {} ({:.1} s)", p.id, r.score, r.seconds)
@@ -282,7 +290,12 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
         })
         .with_context(|| format!("problem {}", p.id))?;
         if !args.quiet {
-            eprintln!("problem {}: score {} over {} seeds", p.id, problem_score(&games), games.len());
+            eprintln!(
+                "problem {}: score {} over {}",
+                p.id,
+                problem_score(&games),
+                plural(games.len() as u64, "seed", "seeds")
+            );
         }
         out.extend(games.into_iter().map(|g| solution(p, g, &args.tag)));
     }
@@ -464,9 +477,10 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
     };
     if !args.json {
         emit(&format!(
-            "hextris eval: {} problems, {} s each, {threads} cores\n{}\n",
-            problems.len(),
+            "hextris eval: {}, {} s each, {}\n{}\n",
+            plural(problems.len() as u64, "problem", "problems"),
             args.time,
+            plural(threads as u64, "core", "cores"),
             "problem  seeds    score     move    power  phrases  final best   time  width"
         ))?;
     }
@@ -537,7 +551,11 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
             "final_best_beaten": beaten, "final_best_problems": targets.len(), "problems": summary,
         }))?;
     } else {
-        emit(&format!("total: {total}; the final round's best beaten on {beaten} of {} problems\n", targets.len()))?;
+        let against = match targets.len() {
+            0 => "no problem of the final round".to_string(),
+            n => format!("the final round's best beaten on {beaten} of {}", plural(n as u64, "problem", "problems")),
+        };
+        emit(&format!("total: {total}; {against}\n"))?;
     }
     Ok(completed())
 }
@@ -586,7 +604,10 @@ fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
     let phrases = args.phrases.get()?;
     let seed = args.seed.unwrap_or(p.source_seeds[0]);
     if !p.has_seed(seed) {
-        bail!("seed {seed} is not one of problem {}'s seeds ({:?})", p.id, p.source_seeds);
+        return Err(crate::common::usage(format!(
+            "seed {seed} is not one of problem {}'s seeds ({:?})",
+            p.id, p.source_seeds
+        )));
     }
     let text = match &args.solution {
         None => String::new(),

@@ -72,6 +72,10 @@ fn main() -> ExitCode {
         Ok(code) => code,
         // The reader went away (`| head`): nothing more to say to anyone.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<common::Usage>().is_some() => {
+            eprintln!("error: {e:#}\n\nFor more information, try '--help'.");
+            ExitCode::from(2)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

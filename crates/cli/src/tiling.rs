@@ -16,7 +16,7 @@ use tessera_core::svg::board_svg;
 use tessera_core::tiler::TilingError;
 use tessera_core::tour::plural;
 use tessera_tiling::eval::{EvalConfig, JobResult, run_job, summarise};
-use tessera_tiling::library::{self, OpenError};
+use tessera_tiling::library;
 use tessera_tiling::random::{RandomSpec, planted};
 use tessera_tiling::report::{CountReport, PuzzleInfo, SolutionJson, list_builtin};
 use tessera_tiling::{EngineKind, Puzzle, Solution, Tiler, meteor};
@@ -31,7 +31,7 @@ pub struct MeteorArgs {
     /// Stop after this many solutions (the benchmark passes 2098: all of them).
     #[arg(default_value_t = 2098, value_parser = at_least_one)]
     pub n: u64,
-    /// Worker threads [default: 1, like the benchmark].
+    /// Worker threads (one, like the benchmark).
     #[arg(long, short = 'j', value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: u64,
 }
@@ -133,7 +133,7 @@ impl ShapeArgs {
             max_piece: self.max_piece,
             mirror: !self.fixed,
         };
-        spec.check().map_err(anyhow::Error::msg)?;
+        spec.check().map_err(crate::common::usage)?;
         Ok(spec)
     }
 }
@@ -183,7 +183,10 @@ pub fn run(cmd: TilingCommand) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         TilingCommand::Show { name } => {
-            let Some(text) = library::builtin_text(&name) else { bail!(OpenError::NotFound(name)) };
+            let Some(text) = library::builtin_text(&name) else {
+                let names: Vec<&str> = library::builtin_names().collect();
+                bail!("no built-in puzzle {name:?} (`show` prints built-in puzzles: {})", names.join(", "))
+            };
             emit(text)?;
             Ok(ExitCode::SUCCESS)
         }

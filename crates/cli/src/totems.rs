@@ -245,7 +245,7 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
                 let n = list.len() as u64;
                 (Bags::List(list), n)
             }
-            _ => bail!("say which bags: --level L, --n N or --bags FILE"),
+            _ => return Err(crate::common::usage("say which bags: --level L, --n N or --bags FILE")),
         };
         let cfg = EvalConfig {
             bags,

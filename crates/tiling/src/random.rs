@@ -54,7 +54,7 @@ impl RandomSpec {
             return Err("random boards are limited to 4096 cells".into());
         }
         if u64::from(self.holes) >= self.width as u64 * self.height as u64 {
-            return Err("more holes than cells".into());
+            return Err(format!("{} holes leave no cell of the {} on the board", self.holes, self.width * self.height));
         }
         if self.min_piece == 0 || self.max_piece < self.min_piece {
             return Err(format!("bad piece sizes {}..{}: need 1 <= min <= max", self.min_piece, self.max_piece));

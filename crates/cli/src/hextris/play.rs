@@ -4,7 +4,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Args;
 use tessera_hextris::play::{Effect, Session, keys};
 
@@ -41,7 +41,10 @@ pub fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
     let phrases = args.phrases.get()?;
     let seed = args.seed.unwrap_or(p.source_seeds[0]);
     if !p.has_seed(seed) {
-        bail!("seed {seed} is not one of problem {}'s seeds ({:?})", p.id, p.source_seeds);
+        return Err(crate::common::usage(format!(
+            "seed {seed} is not one of problem {}'s seeds ({:?})",
+            p.id, p.source_seeds
+        )));
     }
     if let Some(path) = &args.save {
         // Found out now, not after the game.

@@ -109,3 +109,17 @@ fn output_files_are_checked_before_the_work() {
         assert!(stderr(&out).starts_with("error: cannot write"), "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn values_that_cannot_be_used_exit_with_status_two() {
+    for args in [
+        vec!["tiling", "random", "--width", "0"],
+        vec!["tiling", "random", "--min-piece", "6", "--max-piece", "3"],
+        vec!["totems", "eval"],
+    ] {
+        let out = tessera(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.starts_with("error: ") && err.contains("--help") && !err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -125,9 +125,6 @@ fn bad_input_gets_one_error_line_and_a_failure() {
         vec!["hextris", "score", "-f", "6", "no-such-file.json"],
         vec!["hextris", "score", "-f", "6", broken],
         vec!["hextris", "score", "-f", "99", sample],
-        vec!["hextris", "score", "-f", "6", "-p", "", sample],
-        vec!["hextris", "score", "-f", "6", "-p", "a~b", sample],
-        vec!["hextris", "show", "-f", "6", "--seed", "12345", sample],
         vec!["hextris", "solve", "-f", broken, "-t", "1"],
         vec!["hextris", "eval", "--problems", "no-such-dir"],
     ];
@@ -138,10 +135,18 @@ fn bad_input_gets_one_error_line_and_a_failure() {
         assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    // Impossible parameters are caught by the argument parser (exit 2).
-    for args in [["hextris", "solve", "-f", "6", "-t", "0"], ["hextris", "solve", "-f", "6", "-c", "0"]] {
+    // Impossible parameters, caught by the argument parser or after it: exit 2 with a hint.
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["hextris", "solve", "-f", "6", "-t", "0"],
+        vec!["hextris", "solve", "-f", "6", "-c", "0"],
+        vec!["hextris", "score", "-f", "6", "-p", "", sample],
+        vec!["hextris", "score", "-f", "6", "-p", "a~b", sample],
+        vec!["hextris", "show", "-f", "6", "--seed", "12345", sample],
+    ];
+    for args in cases {
         let out = tessera(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).starts_with("error: ") && stderr(&out).contains("--help"), "{args:?}: {}", stderr(&out));
     }
 }
 
