@@ -381,12 +381,12 @@ fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
             );
         }
         text += &format!(
-            "problem {}: score {board} ({} seeds, {missing} without a solution)\n",
+            "problem {}: score {board} ({}, {missing} without a solution)\n",
             p.id,
-            p.source_seeds.len()
+            plural(p.source_seeds.len() as u64, "seed", "seeds")
         );
         if others > 0 {
-            text += &format!("({others} solutions for other problems ignored)\n");
+            text += &format!("({} for other problems ignored)\n", plural(others as u64, "solution", "solutions"));
         }
         emit(&text)?;
     }

@@ -173,6 +173,10 @@ impl Budget {
     pub fn time_left(&self) -> Option<Duration> {
         self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
     }
+    /// How long ago the deadline passed (`None` before it, or without one).
+    pub fn overrun(&self) -> Option<Duration> {
+        self.deadline.and_then(|d| Instant::now().checked_duration_since(d))
+    }
     /// Tells every budget sharing this one's cancel flag to stop.
     pub fn cancel(&self) {
         self.cancel[0].store(true, Ordering::Relaxed);

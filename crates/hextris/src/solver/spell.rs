@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use tessera_core::runtime::{Budget, split_work};
 
@@ -52,6 +53,16 @@ impl Spelled {
         }
         Spelled { text, verdict, ends, free_from }
     }
+}
+
+/// How long past the deadline units are still given plain paths. After that the game ends
+/// where it is: a game may stop before its units run out, and on a big board plain paths for
+/// a thousand units take most of a second.
+const LATE: Duration = Duration::from_millis(50);
+
+/// Whether the game being spelled should end now (see [`LATE`]).
+fn too_late(budget: &Budget) -> bool {
+    budget.overrun().is_some_and(|d| d > LATE)
 }
 
 impl Solver<'_> {
@@ -107,6 +118,10 @@ impl Solver<'_> {
         let (mut carry, mut then): (Option<Carry>, Option<Carry>) = (None, None);
         let (mut ends, mut free_from) = (Vec::with_capacity(locks.len()), locks.len());
         for (k, &at) in locks.iter().enumerate() {
+            if too_late(budget) {
+                // The game ends here (a game may stop before its units run out).
+                break;
+            }
             if carry.is_none() && then.is_none() && used.iter().all(|&u| u) {
                 // Nothing links the units any more: the rest on several threads.
                 free_from = k;
@@ -168,9 +183,9 @@ impl Solver<'_> {
             state.lock(&self.rules, source[first + k], at);
         }
         let used = vec![true; self.settings.phrases.len()];
-        let texts: Vec<Mutex<Vec<u8>>> = locks.iter().map(|_| Mutex::new(Vec::new())).collect();
-        // Every unit gets a text (spelled plainly once the budget is spent), so the split itself
-        // never stops.
+        let texts: Vec<Mutex<Option<Vec<u8>>>> = locks.iter().map(|_| Mutex::new(None)).collect();
+        // Every unit gets a text (spelled plainly once the budget is spent, none once it is
+        // [`too_late`]), so the split itself never stops.
         split_work(
             locks.len(),
             threads,
@@ -179,6 +194,9 @@ impl Solver<'_> {
             |speller, i, _| {
                 let (k, at, board) = (first + i, locks[i], &boards[i]);
                 let unit = &self.rules.units[source[k]];
+                if too_late(budget) {
+                    return true;
+                }
                 let t = match fixed.get(&k) {
                     Some(c) if c.locked => c.text.clone(),
                     None if budget.clone().expired() => Speller::plain(&self.rules, board, unit, at),
@@ -187,11 +205,12 @@ impl Solver<'_> {
                         speller.spell_with(&self.rules, board, unit, at, &used, start, &[]).0
                     }
                 };
-                *texts[i].lock().unwrap_or_else(|e| e.into_inner()) = t;
+                *texts[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(t);
                 true
             },
         );
-        texts.into_iter().map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
+        // The game ends before the first unit without a text.
+        texts.into_iter().map_while(|t| t.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
     }
 
     /// Spells unit `k` from `start`, offered the bridges to the next units (at most `free` of

@@ -170,6 +170,25 @@ fn a_game_spelled_on_two_threads_is_the_game_spelled_on_one() {
 }
 
 #[test]
+fn a_game_spelled_well_past_its_deadline_stops_early_and_is_still_valid() {
+    let mut p = problem(14);
+    p.source_length = 150;
+    let settings = Settings::default();
+    let solver = Solver::new(&p, &settings).unwrap();
+    let seed = p.source_seeds[0];
+    let plan = solver.plan(seed, 0, 1, &mut Budget::unlimited());
+    let late = Budget::unlimited().with_time(std::time::Duration::ZERO);
+    std::thread::sleep(std::time::Duration::from_millis(80));
+    for threads in [1, 2] {
+        let grown = solver.grow(seed, &plan, (0, 1), &late, threads);
+        let v = score(&p, seed, &grown.game.text, &settings.phrases);
+        assert_eq!(v.error, None, "{}", grown.game.text);
+        assert!(v.locked < plan.locks.len(), "the game stops before its planned end");
+        assert_eq!(v, grown.game.verdict);
+    }
+}
+
+#[test]
 fn a_reworked_game_keeps_its_start_and_is_what_the_judge_says() {
     let mut p = problem(14);
     p.source_length = 120;
