@@ -4,6 +4,7 @@ use proptest::prelude::*;
 use tessera_core::runtime::Budget;
 use tessera_hextris::judge::{EndState, score};
 use tessera_hextris::problem::{Cell, UnitDef};
+use tessera_hextris::solver::beam::Plan;
 use tessera_hextris::solver::{Settings, Solver, Try};
 use tessera_hextris::{Phrases, Problem};
 
@@ -124,98 +125,94 @@ fn units_that_cannot_turn_chain_overlapping_occurrences() {
     assert!(counts > game.text.matches("ia! ia!").count(), "overlaps must count: {counts}");
 }
 
+/// Calls `test` with problem `n` cut to its first `units` units, the default settings, a solver,
+/// the problem's first seed and that seed's plan at `width` under the first set of weights.
+fn with_plan(n: usize, units: usize, width: usize, test: impl FnOnce(&Problem, &Settings, &Solver<'_>, u32, &Plan)) {
+    let mut p = problem(n);
+    p.source_length = units;
+    let settings = Settings::default();
+    let solver = Solver::new(&p, &settings).unwrap();
+    let seed = p.source_seeds[0];
+    let plan = solver.plan(seed, 0, width, &mut Budget::unlimited());
+    test(&p, &settings, &solver, seed, &plan);
+}
+
 #[test]
 fn phrases_longer_than_two_falls_are_grafted_through_several_units() {
     // Problem 20 is 15 rows high: "In his house at R'lyeh dead Cthulhu waits dreaming." moves
     // down 28 times, more than two units can fall, so the speller never fits it; grafted, it
     // runs through several units, each locked by whichever of its letters is blocked.
-    let mut p = problem(20);
-    p.source_length = 30;
-    let settings = Settings::default();
-    let solver = Solver::new(&p, &settings).unwrap();
-    let seed = p.source_seeds[0];
-    let plan = solver.plan(seed, 0, 1, &mut Budget::unlimited());
-    let base = solver.grow(seed, &plan, (0, 1), &Budget::unlimited(), 1);
-    let phrases = &settings.phrases;
-    let phrase = (0..phrases.len()).find(|&i| phrases.name(i).starts_with("In his house")).unwrap();
-    assert_eq!(phrases.counts(&base.game.text)[phrase], 0, "the speller alone cannot fit it");
-    let grown = solver
-        .graft(&base, phrase, &settings.portfolio[0], 1, 2, &Budget::unlimited())
-        .expect("a grafted game that scores more");
-    let v = score(&p, seed, &grown.game.text, phrases);
-    assert_eq!(v, grown.game.verdict, "the solver reports the judge's own verdict");
-    assert_eq!(v.error, None);
-    assert_eq!(v.locked, grown.plan.locks.len(), "the whole text is played");
-    assert!(v.score > base.game.verdict.score, "{} after {}", v.score, base.game.verdict.score);
-    assert!(phrases.counts(&grown.game.text)[phrase] >= 1, "{}", grown.game.text);
+    with_plan(20, 30, 1, |p, settings, solver, seed, plan| {
+        let base = solver.grow(seed, plan, (0, 1), &Budget::unlimited(), 1);
+        let phrases = &settings.phrases;
+        let phrase = (0..phrases.len()).find(|&i| phrases.name(i).starts_with("In his house")).unwrap();
+        assert_eq!(phrases.counts(&base.game.text)[phrase], 0, "the speller alone cannot fit it");
+        let grown = solver
+            .graft(&base, phrase, &settings.portfolio[0], 1, 2, &Budget::unlimited())
+            .expect("a grafted game that scores more");
+        let v = score(p, seed, &grown.game.text, phrases);
+        assert_eq!(v, grown.game.verdict, "the solver reports the judge's own verdict");
+        assert_eq!(v.error, None);
+        assert_eq!(v.locked, grown.plan.locks.len(), "the whole text is played");
+        assert!(v.score > base.game.verdict.score, "{} after {}", v.score, base.game.verdict.score);
+        assert!(phrases.counts(&grown.game.text)[phrase] >= 1, "{}", grown.game.text);
+    });
 }
 
 #[test]
 fn a_game_spelled_on_two_threads_is_the_game_spelled_on_one() {
     // Problem 14's first 150 units use every phrase early: the rest is spelled unit by unit in
     // parallel.
-    let mut p = problem(14);
-    p.source_length = 150;
-    let settings = Settings::default();
-    let solver = Solver::new(&p, &settings).unwrap();
-    let seed = p.source_seeds[0];
-    let plan = solver.plan(seed, 0, 1, &mut Budget::unlimited());
-    let one = solver.grow(seed, &plan, (0, 1), &Budget::unlimited(), 1);
-    let two = solver.grow(seed, &plan, (0, 1), &Budget::unlimited(), 2);
-    assert_eq!(one.game.text, two.game.text);
-    assert!(one.free_from < plan.locks.len(), "every phrase is used before the end");
-    assert_eq!(one.ends.len(), plan.locks.len());
-    assert_eq!(one.ends.last(), Some(&one.game.text.len()));
-    assert_eq!(score(&p, seed, &two.game.text, &settings.phrases), two.game.verdict);
+    with_plan(14, 150, 1, |p, settings, solver, seed, plan| {
+        let one = solver.grow(seed, plan, (0, 1), &Budget::unlimited(), 1);
+        let two = solver.grow(seed, plan, (0, 1), &Budget::unlimited(), 2);
+        assert_eq!(one.game.text, two.game.text);
+        assert!(one.free_from < plan.locks.len(), "every phrase is used before the end");
+        assert_eq!(one.ends.len(), plan.locks.len());
+        assert_eq!(one.ends.last(), Some(&one.game.text.len()));
+        assert_eq!(score(p, seed, &two.game.text, &settings.phrases), two.game.verdict);
+    });
 }
 
 #[test]
 fn a_game_spelled_well_past_its_deadline_stops_early_and_is_still_valid() {
-    let mut p = problem(14);
-    p.source_length = 150;
-    let settings = Settings::default();
-    let solver = Solver::new(&p, &settings).unwrap();
-    let seed = p.source_seeds[0];
-    let plan = solver.plan(seed, 0, 1, &mut Budget::unlimited());
-    let late = Budget::unlimited().with_time(std::time::Duration::ZERO);
-    std::thread::sleep(std::time::Duration::from_millis(80));
-    for threads in [1, 2] {
-        let grown = solver.grow(seed, &plan, (0, 1), &late, threads);
-        let v = score(&p, seed, &grown.game.text, &settings.phrases);
-        assert_eq!(v.error, None, "{}", grown.game.text);
-        assert!(v.locked < plan.locks.len(), "the game stops before its planned end");
-        assert_eq!(v, grown.game.verdict);
-    }
+    with_plan(14, 150, 1, |p, settings, solver, seed, plan| {
+        let late = Budget::unlimited().with_time(std::time::Duration::ZERO);
+        std::thread::sleep(std::time::Duration::from_millis(80));
+        for threads in [1, 2] {
+            let grown = solver.grow(seed, plan, (0, 1), &late, threads);
+            let v = score(p, seed, &grown.game.text, &settings.phrases);
+            assert_eq!(v.error, None, "{}", grown.game.text);
+            assert!(v.locked < plan.locks.len(), "the game stops before its planned end");
+            assert_eq!(v, grown.game.verdict);
+        }
+    });
 }
 
 #[test]
 fn a_reworked_game_keeps_its_start_and_is_what_the_judge_says() {
-    let mut p = problem(14);
-    p.source_length = 120;
-    let settings = Settings::default();
-    let solver = Solver::new(&p, &settings).unwrap();
-    let seed = p.source_seeds[0];
-    let plan = solver.plan(seed, 0, 2, &mut Budget::unlimited());
-    let base = solver.grow(seed, &plan, (0, 2), &Budget::unlimited(), 1);
-    let mut tried = 0;
-    // Cuts past the units whose texts depend on each other keep the texts before the cut;
-    // cuts before them spell the whole game again.
-    for cut in [5, base.free_from + 10, 100, 119] {
-        for (width, jitter) in [(1, 1), (2, 2), (4, 3)] {
-            let t = Try { cut, width, weights: 0, jitter };
-            let Some(g) = solver.rework(&base, t, 1, &mut Budget::unlimited()) else { continue };
-            tried += 1;
-            let v = score(&p, seed, &g.game.text, &settings.phrases);
-            assert_eq!(v, g.game.verdict, "cut {cut}, width {width}");
-            assert_eq!(v.error, None);
-            assert_eq!(v.locked, g.plan.locks.len(), "the whole text is played");
-            assert_eq!(g.plan.locks[..cut], base.plan.locks[..cut], "the units before the cut stay");
-            assert_eq!(g.ends.len(), g.plan.locks.len());
-            if cut >= base.free_from {
-                let kept = base.ends[cut - 1];
-                assert_eq!(g.game.text[..kept], base.game.text[..kept], "cut {cut}: texts kept");
+    with_plan(14, 120, 2, |p, settings, solver, seed, plan| {
+        let base = solver.grow(seed, plan, (0, 2), &Budget::unlimited(), 1);
+        let mut tried = 0;
+        // Cuts past the units whose texts depend on each other keep the texts before the cut;
+        // cuts before them spell the whole game again.
+        for cut in [5, base.free_from + 10, 100, 119] {
+            for (width, jitter) in [(1, 1), (2, 2), (4, 3)] {
+                let t = Try { cut, width, weights: 0, jitter };
+                let Some(g) = solver.rework(&base, t, 1, &mut Budget::unlimited()) else { continue };
+                tried += 1;
+                let v = score(p, seed, &g.game.text, &settings.phrases);
+                assert_eq!(v, g.game.verdict, "cut {cut}, width {width}");
+                assert_eq!(v.error, None);
+                assert_eq!(v.locked, g.plan.locks.len(), "the whole text is played");
+                assert_eq!(g.plan.locks[..cut], base.plan.locks[..cut], "the units before the cut stay");
+                assert_eq!(g.ends.len(), g.plan.locks.len());
+                if cut >= base.free_from {
+                    let kept = base.ends[cut - 1];
+                    assert_eq!(g.game.text[..kept], base.game.text[..kept], "cut {cut}: texts kept");
+                }
             }
         }
-    }
-    assert!(tried >= 4, "most tries plan something worth spelling: {tried}");
+        assert!(tried >= 4, "most tries plan something worth spelling: {tried}");
+    });
 }
