@@ -184,21 +184,21 @@ pub fn usage(message: impl std::fmt::Display) -> anyhow::Error {
 /// may not be written), so that a long run does not end in that error. It may leave an empty
 /// file behind.
 pub fn check_writable(path: &Path) -> Result<()> {
-    if path.as_os_str().is_empty() {
-        bail!("empty output path");
-    }
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .map(drop)
-        .with_context(|| format!("cannot write {}", path.display()))
+    named(path)?;
+    let opened = std::fs::OpenOptions::new().append(true).create(true).open(path);
+    opened.map(drop).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Writes `text` to `path`, naming the path in errors.
 pub fn write_file(path: &Path, text: &str) -> Result<()> {
+    named(path)?;
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// An output path must name something.
+fn named(path: &Path) -> Result<()> {
     if path.as_os_str().is_empty() {
         bail!("empty output path");
     }
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+    Ok(())
 }

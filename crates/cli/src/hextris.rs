@@ -8,12 +8,12 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
 use tessera_core::runtime::{Budget, Outcome, StopReason};
+use tessera_core::tour::plural;
 use tessera_hextris::judge::{Verdict, score};
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
 use crate::common::{emit, emit_json, stopped_early};
-use tessera_core::tour::plural;
 
 mod play;
 
@@ -315,6 +315,18 @@ fn solution(p: &Problem, g: Game, tag: &str) -> Solution {
     Solution { problem_id: p.id, seed: g.seed, tag: format!("{tag} {}", g.verdict.score), solution: g.text }
 }
 
+/// The seed asked for (default: the problem's first), if the problem has it.
+fn seed_of(p: &Problem, seed: Option<u32>) -> Result<u32> {
+    let seed = seed.unwrap_or(p.source_seeds[0]);
+    if !p.has_seed(seed) {
+        return Err(crate::common::usage(format!(
+            "seed {seed} is not one of problem {}'s seeds ({:?})",
+            p.id, p.source_seeds
+        )));
+    }
+    Ok(seed)
+}
+
 /// Reads a file, `-` meaning stdin.
 fn read_input(path: &Path) -> Result<String> {
     if path.as_os_str() == "-" {
@@ -527,8 +539,7 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
                 })
             })
             .collect();
-        std::fs::write(path, serde_json::to_string(&list)?)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        crate::common::write_file(path, &serde_json::to_string(&list)?)?;
     }
     if let Some(path) = &args.html {
         let lines: Vec<String> = results.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
@@ -602,13 +613,7 @@ fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
     use tessera_hextris::judge::{picture, replay};
     let p = load_problem(&args.file)?;
     let phrases = args.phrases.get()?;
-    let seed = args.seed.unwrap_or(p.source_seeds[0]);
-    if !p.has_seed(seed) {
-        return Err(crate::common::usage(format!(
-            "seed {seed} is not one of problem {}'s seeds ({:?})",
-            p.id, p.source_seeds
-        )));
-    }
+    let seed = seed_of(&p, args.seed)?;
     let text = match &args.solution {
         None => String::new(),
         Some(path) => {

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use tessera_hextris::play::{Effect, Session, keys};
 
-use super::{PhraseArgs, Solution, load_problem};
+use super::{PhraseArgs, Solution, load_problem, seed_of};
 
 /// `tessera hextris play`.
 #[derive(Debug, Args)]
@@ -39,13 +39,7 @@ Keys (any of each group):
 pub fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
     let p = load_problem(&args.file)?;
     let phrases = args.phrases.get()?;
-    let seed = args.seed.unwrap_or(p.source_seeds[0]);
-    if !p.has_seed(seed) {
-        return Err(crate::common::usage(format!(
-            "seed {seed} is not one of problem {}'s seeds ({:?})",
-            p.id, p.source_seeds
-        )));
-    }
+    let seed = seed_of(&p, args.seed)?;
     if let Some(path) = &args.save {
         // Found out now, not after the game.
         crate::common::check_writable(path)?;

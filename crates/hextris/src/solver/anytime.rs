@@ -89,9 +89,9 @@ pub struct Round {
     pub seconds: f64,
 }
 
-/// The budget to give [`solve`] when the whole run must end within `wall` seconds: the solver
-/// finishes the unit it is spelling and judges its games after the budget runs out (p24 at
-/// 10 s: up to 0.4 s), and the answer must still be written.
+/// The budget to give [`solve`] when the whole run must end within `wall` seconds: after the
+/// budget runs out the solver still spells plain paths for a moment (see the speller's `LATE`)
+/// and judges its games, and the answer must still be written.
 pub fn working_seconds(wall: f64) -> f64 {
     (wall * 0.97 - 0.05).max(0.0)
 }
@@ -144,7 +144,7 @@ pub fn solve(
         .into_iter()
         .zip(&problem.source_seeds)
         .map(|(b, &seed)| {
-            b.game.unwrap_or_else(|| {
+            b.grown.map(|g| g.game).unwrap_or_else(|| {
                 let verdict = score(problem, seed, "", &settings.phrases);
                 Game { seed, text: String::new(), verdict, width: 0, weights: 0, partial: true }
             })
@@ -159,20 +159,23 @@ struct Best {
     ranked: Vec<usize>,
     /// The best plan's expected points.
     promise: f64,
-    game: Option<Game>,
-    /// The best game's plan (and the runs grafted onto it).
+    /// The best game, with its plan (and the runs grafted onto it).
     grown: Option<Grown>,
     /// Tries in a row that failed to rework the best game.
     stale: usize,
 }
 
 impl Best {
+    /// The best game so far.
+    fn game(&self) -> Option<&Game> {
+        self.grown.as_ref().map(|g| &g.game)
+    }
+
     /// Keeps `grown` if its game scores more.
     fn offer(&mut self, grown: Grown) -> bool {
-        if self.game.as_ref().is_some_and(|g| grown.game.verdict.score <= g.verdict.score) {
+        if self.game().is_some_and(|g| grown.game.verdict.score <= g.verdict.score) {
             return false;
         }
-        self.game = Some(grown.game.clone());
         self.grown = Some(grown);
         self.stale = 0;
         true
@@ -207,7 +210,7 @@ impl Search<'_, '_> {
     /// The report of a round.
     fn round(&self, phase: Phase, width: usize, improved: usize) -> Round {
         let best = lock(&self.best);
-        let total: u64 = best.iter().map(|b| b.game.as_ref().map_or(0, |g| g.verdict.score)).sum();
+        let total: u64 = best.iter().map(|b| b.game().map_or(0, |g| g.verdict.score)).sum();
         let score = total / best.len().max(1) as u64;
         Round { phase, width, improved, score, seconds: self.started.elapsed().as_secs_f64() }
     }
@@ -220,8 +223,9 @@ impl Search<'_, '_> {
     /// Widens the beam while widening improves some seed and the next round would end within
     /// `budget`. From the first round that improves none on, widening and reworking take turns
     /// so that each gets about half the time (a round is then started only if it would take at
-    /// most a third of the time left, unless reworking has given up): widening's gains come in lumps (a width that
-    /// improves nothing may come before one that improves much), reworking's in small steps.
+    /// most a third of the time left, unless reworking has given up): widening's gains come in
+    /// lumps (a width that improves nothing may come before one that improves much),
+    /// reworking's in small steps.
     /// Reworking alone once the beam cannot widen; widening alone once every game has failed
     /// [`PATIENCE`] tries in a row to be reworked. Stops when time is up, or when the beam
     /// cannot widen and reworking gives up ([`STALE_TRIES`]).
@@ -265,7 +269,7 @@ impl Search<'_, '_> {
     /// Whether some seed's best game misses a phrase.
     fn missing(&self) -> bool {
         let phrases = &self.solver.settings.phrases;
-        lock(&self.best).iter().any(|b| b.game.as_ref().is_some_and(|g| !unused(g, phrases).is_empty()))
+        lock(&self.best).iter().any(|b| b.game().is_some_and(|g| !unused(g, phrases).is_empty()))
     }
 
     /// The sets of weights a round at `width` plans each seed with: every set at width 1,
@@ -339,7 +343,7 @@ impl Search<'_, '_> {
             {
                 let b = &lock(&self.best)[j];
                 let worth = v == 0 && promise(plan) > b.promise || cheap;
-                if b.game.is_some() && (!worth || budget.clone().expired()) {
+                if b.grown.is_some() && (!worth || budget.clone().expired()) {
                     break;
                 }
             }

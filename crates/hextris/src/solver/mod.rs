@@ -62,8 +62,14 @@ pub struct Game {
     pub width: usize,
     /// Which set of weights of the portfolio.
     pub weights: usize,
-    /// Whether the search was stopped before the end of the game (the text then stops early).
+    /// Whether the game stops before its end: its plan or its spelling was cut short by the
+    /// time limit.
     pub partial: bool,
+}
+
+/// Whether a game spelled from `plan` stops before the game's end (see [`Game::partial`]).
+fn cut_short(plan: &Plan, verdict: &Verdict) -> bool {
+    plan.stopped || verdict.locked < plan.locks.len()
 }
 
 /// A problem prepared for solving: its engine tables and each unit's expected phrase points per
@@ -113,7 +119,8 @@ impl<'p> Solver<'p> {
     pub fn play(&self, seed: u32, k: usize, width: usize, budget: &mut Budget) -> Game {
         let plan = self.plan(seed, k, width, budget);
         let (text, verdict) = self.spell(seed, &plan, budget);
-        Game { seed, text, verdict, width, weights: k, partial: plan.stopped }
+        let partial = cut_short(&plan, &verdict);
+        Game { seed, text, verdict, width, weights: k, partial }
     }
 }
 

@@ -129,7 +129,7 @@ impl Solver<'_> {
         let whole = s.verdict.error.is_none() && s.verdict.locked == plan.locks.len();
         whole.then(|| Grown {
             // The width stays that of the widening round that found the first game.
-            game: Game { text: s.text, verdict: s.verdict, weights: t.weights, ..base.game.clone() },
+            game: Game { text: s.text, verdict: s.verdict, weights: t.weights, partial: false, ..base.game.clone() },
             plan,
             fixed,
             ends: s.ends,

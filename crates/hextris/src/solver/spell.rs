@@ -15,7 +15,7 @@ use tessera_core::runtime::{Budget, split_work};
 use super::beam::Plan;
 use super::bridge::{self, Bridge, Carry, Next};
 use super::power::Speller;
-use super::{Game, Grown, Solver};
+use super::{Game, Grown, Solver, cut_short};
 use crate::engine::{Pos, State};
 use crate::judge::{Verdict, score};
 use crate::phrase::Phrases;
@@ -91,7 +91,8 @@ impl Solver<'_> {
     ) -> Grown {
         let Spelled { text, verdict, ends, free_from } =
             self.spell_fixed(seed, plan, &BTreeMap::new(), budget, threads);
-        let game = Game { seed, text, verdict, width, weights, partial: plan.stopped };
+        let partial = cut_short(plan, &verdict);
+        let game = Game { seed, text, verdict, width, weights, partial };
         Grown { game, plan: plan.clone(), fixed: BTreeMap::new(), ends, free_from }
     }
 

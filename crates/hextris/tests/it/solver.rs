@@ -184,6 +184,7 @@ fn a_game_spelled_well_past_its_deadline_stops_early_and_is_still_valid() {
             let v = score(p, seed, &grown.game.text, &settings.phrases);
             assert_eq!(v.error, None, "{}", grown.game.text);
             assert!(v.locked < plan.locks.len(), "the game stops before its planned end");
+            assert!(grown.game.partial, "and says so");
             assert_eq!(v, grown.game.verdict);
         }
     });
