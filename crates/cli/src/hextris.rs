@@ -319,9 +319,13 @@ fn solution(p: &Problem, g: Game, tag: &str) -> Solution {
 fn seed_of(p: &Problem, seed: Option<u32>) -> Result<u32> {
     let seed = seed.unwrap_or(p.source_seeds[0]);
     if !p.has_seed(seed) {
+        let listed: Vec<String> = p.source_seeds.iter().take(8).map(u32::to_string).collect();
+        let n = p.source_seeds.len();
+        let more = if n > 8 { format!(", ... {n} in all") } else { String::new() };
         return Err(crate::common::usage(format!(
-            "seed {seed} is not one of problem {}'s seeds ({:?})",
-            p.id, p.source_seeds
+            "seed {seed} is not a seed of problem {} (its seeds: {}{more})",
+            p.id,
+            listed.join(", ")
         )));
     }
     Ok(seed)
