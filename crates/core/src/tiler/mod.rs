@@ -13,6 +13,7 @@
 mod dlx;
 mod fit;
 mod memo;
+mod pairs;
 pub mod plan;
 pub mod problem;
 mod search;

@@ -38,7 +38,10 @@ pub struct Placement {
 pub struct Restriction {
     /// The restricted piece type (it has exactly one copy).
     pub ty: usize,
-    /// For each placement (by index), if it is a kept placement of the restricted type: the
+    /// The index of the restricted type's first placement (a type's placements are listed
+    /// together).
+    pub first: usize,
+    /// For each placement of the restricted type (from `first` on), if it is a kept one: the
     /// symmetries (indices into [`Plan::symmetries`]) that map it to each placement of its
     /// orbit, one per distinct image.
     pub reps: Vec<Option<Vec<u8>>>,
@@ -85,11 +88,16 @@ impl Plan {
         let index = CellIndex::new(&coords);
         let types: Vec<PieceType> =
             problem.pieces.iter().map(|p| PieceType { label: p.label, count: p.count, size: p.cells.len() }).collect();
-        let mut all = Vec::new();
-        for (ty, p) in problem.pieces.iter().enumerate() {
-            let shape = Polyform::from_offsets(lattice, p.cells.iter().copied());
+        let orientations: Vec<Vec<Polyform>> = problem
+            .pieces
+            .iter()
+            .map(|p| Polyform::from_offsets(lattice, p.cells.iter().copied()).orientations(p.mirror))
+            .collect();
+        // Room for every placement at once (growing the list would copy it, page by page).
+        let mut all = Vec::with_capacity(orientations.iter().map(|o| o.len() * coords.len()).sum());
+        for (ty, orientations) in orientations.iter().enumerate() {
             for_each_placement(
-                &shape.orientations(p.mirror),
+                orientations,
                 &coords,
                 |c| index.get(c),
                 |cells| {
@@ -135,7 +143,7 @@ impl Plan {
     /// For a kept placement of the restricted piece: one symmetry (index into
     /// [`Plan::symmetries`]) per distinct image of it. `None` for any other placement.
     pub fn reps_of(&self, placement: usize) -> Option<&[u8]> {
-        self.restriction.as_ref().and_then(|r| r.reps[placement].as_deref())
+        self.restriction.as_ref().and_then(|r| r.reps.get(placement.wrapping_sub(r.first))?.as_deref())
     }
 }
 
@@ -269,8 +277,9 @@ fn restrict(types: &[PieceType], all: &[Placement], symmetries: &[Vec<u32>], bit
         b.sort_unstable();
         b
     };
-    let mut reps = vec![None; all.len()];
-    for (k, p) in all.iter().enumerate().filter(|(_, p)| p.ty == ty) {
+    let first = all.iter().position(|p| p.ty == ty)?;
+    let mut reps = vec![None; all[first..].iter().take_while(|p| p.ty == ty).count()];
+    for (k, p) in all[first..first + reps.len()].iter().enumerate() {
         let mut images: Vec<(Vec<u32>, u8)> = Vec::new();
         for (g, perm) in symmetries.iter().enumerate() {
             let mut img: Vec<u32> = p.cells.iter().map(|&c| perm[c as usize]).collect();
@@ -285,7 +294,7 @@ fn restrict(types: &[PieceType], all: &[Placement], symmetries: &[Vec<u32>], bit
             reps[k] = Some(images.into_iter().map(|(_, g)| g).collect());
         }
     }
-    Some(Restriction { ty, reps })
+    Some(Restriction { ty, first, reps })
 }
 
 /// The single-copy piece type with the fewest placements: restricting a piece that the search

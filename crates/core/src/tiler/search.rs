@@ -8,15 +8,18 @@
 //! set. A node gathers its children's candidates before calling them: a child with none is never
 //! called.
 //!
-//! Two prunings:
+//! Three prunings:
 //! * *Pockets.* The lines that no placed piece touches yet are open. A flood from the open lines
 //!   walks back into the few lines the placed pieces reach; every free cell it cannot reach is in
 //!   a closed pocket, whose size must be a sum of piece sizes. Placements that close off such a
-//!   pocket on the empty board are dropped before the search starts. With the last two pieces
+//!   pocket on the empty board are dropped before the search starts. With the last three pieces
 //!   the check is skipped (it costs more than it saves there).
 //! * *Dead states.* What remains to do below a node depends only on the covered cells and the
 //!   copies used, not on the path; a table remembers states whose subtree held no tiling (see
-//!   [`DeadStates`]). It is read first thing in a call.
+//!   [`DeadStates`]). It is read first thing in a call, above the last three pieces.
+//! * *The last two pieces.* A child that leaves two pieces to place is dropped unless a filter
+//!   of the regions that pairs of placements tile lets its free cells through (see
+//!   [`PairFilter`]): one load instead of a call and two more levels of search.
 
 use std::ops::ControlFlow;
 
@@ -26,6 +29,7 @@ use crate::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
 
 use crate::tiler::fit::FitTables;
 use crate::tiler::memo::{DeadStates, PocketResults, pack_units};
+use crate::tiler::pairs::{PairFilter, Piece};
 use crate::tiler::plan::Plan;
 
 /// A search engine over a compiled puzzle. Searches can be split into independent prefixes (lists
@@ -49,10 +53,13 @@ pub(crate) trait Engine: Send + Sync {
     fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>>;
 }
 
-/// With this many pieces left or fewer, the pocket check is skipped: the candidate scans of the
-/// last pieces find a dead end for less than the check costs (meteor: 1.1% fewer instructions,
-/// 4% fewer mispredicted branches; 6x10: 3.6% fewer instructions).
-const NO_POCKETS_LEFT: usize = 2;
+/// With this many pieces left or fewer, the pocket check is skipped: the candidate scans and the
+/// filter of pairs find a dead end for less than the check costs.
+const NO_POCKETS_LEFT: usize = 3;
+
+/// With this many pieces left or fewer, dead states are neither read nor written: below, the
+/// filter of pairs does the work in one load, and the table stays small for the nodes above.
+const NO_DEAD_LEFT: usize = 3;
 
 /// Most piece types the fast search handles (they are tracked in one word).
 pub(crate) const MAX_TYPES: usize = 64;
@@ -110,6 +117,10 @@ pub(crate) struct Fast<B> {
     /// Flood steps: `(k, bits whose neighbour is k bits lower)`.
     down: [(u32, B); STEPS],
     fillable: Vec<bool>,
+    /// The regions the last two pieces may tile (when copies used pack into a word).
+    pairs: Option<PairFilter>,
+    /// Packed copies of all pieces.
+    all_used: u64,
 }
 
 impl<B: CellBits> Fast<B> {
@@ -137,6 +148,8 @@ impl<B: CellBits> Fast<B> {
             up: [(0, B::empty()); STEPS],
             down: [(0, B::empty()); STEPS],
             fillable: plan.fillable.clone(),
+            pairs: None,
+            all_used: 0,
         };
         let (mut up, mut down) = (0, 0);
         for (delta, bits) in &plan.shifts {
@@ -152,7 +165,14 @@ impl<B: CellBits> Fast<B> {
         for (u, x) in f.units.iter_mut().zip(units.map(|u| u.0).unwrap_or_default()) {
             *u = x;
         }
+        f.all_used = f.counts.iter().zip(&f.units).map(|(&c, &u)| u64::from(c) * u).sum();
         f.file_placements(plan, stop)?;
+        if f.used_bits.is_some() && f.pieces >= 3 {
+            let pieces: Vec<Piece<B>> =
+                f.places.iter().map(|p| Piece { mask: p.mask, unit: f.units[p.ty % MAX_TYPES], ty: p.ty }).collect();
+            let lows: Vec<usize> = f.places.iter().map(|p| p.mask.lowest().unwrap_or(0)).collect();
+            f.pairs = PairFilter::new(&pieces, &lows, &f.counts);
+        }
         Some(f)
     }
 
@@ -175,24 +195,24 @@ impl<B: CellBits> Fast<B> {
             let (first, last) = (mask.lowest().unwrap_or(0) / line, mask.highest().unwrap_or(0) / line);
             let outside = B::below(first * line) | !B::below((last + 1) * line);
             if self.pockets_ok(self.start | mask, outside) {
-                kept.push((mask.lowest().unwrap_or(0), (p.ty, mask, id as u32)));
+                kept.push((mask.lowest().unwrap_or(0), p.ty, mask, id as u32));
             }
         }
         // By lowest bit, then type, then index (both sorts are stable; the plan lists
         // placements by type, so the second has little to do).
-        let mut kept = by_lowest_bit(kept, self.nbits);
+        let (mut order, start) = by_lowest_bit(&kept, |k| k.0, self.nbits);
         self.places.reserve_exact(kept.len());
         self.ids.reserve_exact(kept.len());
         self.fit.reserve(kept.len(), self.nbits, self.n_types);
-        let mut rest = &mut kept[..];
+        let mut list = Vec::new();
         for low in 0..self.nbits {
-            let n = rest.iter().take_while(|k| k.0 == low).count();
-            let (group, after) = std::mem::take(&mut rest).split_at_mut(n);
-            rest = after;
-            group.sort_by_key(|k| k.1.0);
-            let list: Vec<(usize, B)> = group.iter().map(|&(_, (ty, mask, _))| (ty, mask)).collect();
+            let group = &mut order[start[low]..start[low + 1]];
+            group.sort_by_key(|&k| kept[k as usize].1);
+            list.clear();
+            list.extend(group.iter().map(|&k| (kept[k as usize].1, kept[k as usize].2)));
             self.fit.file(low, self.places.len(), &list, self.n_types);
-            for &(_, (ty, mask, id)) in &*group {
+            for &k in &*group {
+                let (_, ty, mask, id) = kept[k as usize];
                 let open = self.open_after[mask.highest().unwrap_or(0)];
                 self.places.push(Place { mask, open, ty });
                 self.ids.push(id);
@@ -289,21 +309,23 @@ impl<B: CellBits> Fast<B> {
     }
 }
 
-/// `kept` (lowest bit first) stably sorted by lowest bit, in linear time.
-fn by_lowest_bit<T: Copy>(kept: Vec<(usize, T)>, nbits: usize) -> Vec<(usize, T)> {
+/// The indices of `kept` (lowest bit first) stably sorted by lowest bit, in linear time, and
+/// where each bit's run starts (`nbits + 1` offsets).
+fn by_lowest_bit<T>(kept: &[T], low: impl Fn(&T) -> usize, nbits: usize) -> (Vec<u32>, Vec<usize>) {
     let mut start = vec![0usize; nbits + 1];
-    for k in &kept {
-        start[k.0 + 1] += 1;
+    for k in kept {
+        start[low(k) + 1] += 1;
     }
     for b in 0..nbits {
         start[b + 1] += start[b];
     }
-    let mut out = kept.clone();
-    for &k in &kept {
-        out[start[k.0]] = k;
-        start[k.0] += 1;
+    let mut next = start.clone();
+    let mut order = vec![0u32; kept.len()];
+    for (i, k) in kept.iter().enumerate() {
+        order[next[low(k)]] = i as u32;
+        next[low(k)] += 1;
     }
-    out
+    (order, start)
 }
 
 /// The types with copies left.
@@ -494,7 +516,8 @@ impl<'a, B: CellBits> Run<'a, B> {
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
         // Prune: the state is known dead, or a pocket cannot be filled.
-        if self.dead.as_ref().is_some_and(|d| d.contains(occ, self.used))
+        let remember = self.placed + NO_DEAD_LEFT < self.t.pieces;
+        if (remember && self.dead.as_ref().is_some_and(|d| d.contains(occ, self.used)))
             || (self.placed + NO_POCKETS_LEFT < self.t.pieces && !self.pockets_ok(occ, open))
         {
             return ControlFlow::Continue(());
@@ -510,6 +533,7 @@ impl<'a, B: CellBits> Run<'a, B> {
             t.each_fitting(at, occ, self.avail, |i| self.child(occ, open, i, visit, budget))
         };
         if flow.is_continue()
+            && remember
             && self.found == found_before
             && let Some(d) = self.dead.as_mut()
         {
@@ -565,14 +589,23 @@ impl<'a, B: CellBits> Run<'a, B> {
         // The types left below, worked out before anything is written: most children have
         // nothing that fits and are skipped without a call.
         let avail = if self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
+        let (saved, unit) = (self.avail, t.units[ty]);
         let at = match (!next).lowest() {
             None => None,
+            // Two pieces left: most regions are ruled out by the filter of pairs.
+            Some(f)
+                if self.placed + 3 == t.pieces
+                    && let Some(pairs) = &t.pairs
+                    && f >= pairs.from
+                    && !pairs.may_tile(!next, t.all_used - self.used - unit) =>
+            {
+                return ControlFlow::Continue(());
+            }
             Some(f) => match t.fitting(f, next, avail) {
                 None => return ControlFlow::Continue(()),
                 Some((c, fits)) => Some((f, c, fits)),
             },
         };
-        let (saved, unit) = (self.avail, t.units[ty]);
         self.counts[ty] -= 1;
         self.avail = avail;
         self.used += unit;

@@ -35,6 +35,10 @@ use crate::tiler::plan::Plan;
 use crate::tiler::problem::{Problem, draw};
 use crate::tiler::search::{Engine, Fast, MAX_TYPES};
 
+/// Most pieces for a single worker to search on the caller's thread (a few hundred bytes of
+/// stack a piece); deeper searches get a thread with a deep stack.
+const SHALLOW: u32 = 1024;
+
 /// Which search to use.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -392,7 +396,7 @@ impl Tiler {
         let budget = budget.fork();
         let workers = threads.min(prefixes.len()).max(1);
         let stopped = Mutex::new(None::<StopReason>);
-        let accs = split_work(workers, workers, &budget, &init, |acc, _, b| {
+        let work = |acc: &mut A, _: usize, b: &mut Budget| {
             let outcome = self.engine.run(&prefixes, &next, b, &mut |ids| on_found(acc, ids));
             if let Outcome::Stopped(r) = outcome {
                 let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());
@@ -403,7 +407,17 @@ impl Tiler {
                 b.cancel();
             }
             true
-        });
+        };
+        // One worker on a shallow search runs on this thread: starting a thread with a deep
+        // stack is a cost that small puzzles notice.
+        let depth: u32 = self.plan.types.iter().map(|t| t.count).sum();
+        let accs = if workers == 1 && depth <= SHALLOW {
+            let mut acc = init();
+            work(&mut acc, 0, &mut budget.worker());
+            vec![acc]
+        } else {
+            split_work(workers, workers, &budget, &init, work)
+        };
         let outcome = match stopped.into_inner().unwrap_or_else(|e| e.into_inner()) {
             Some(r) => Outcome::Stopped(r),
             None => Outcome::Complete,
