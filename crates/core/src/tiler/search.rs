@@ -296,6 +296,28 @@ impl<B: CellBits> Fast<B> {
         true
     }
 
+    /// [`Engine::run`], with one copy of every type (`ONE`) or not.
+    fn run_as<const ONE: bool>(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Outcome {
+        let mut run = Run::<B, ONE>::new(self);
+        while let Some(k) = next() {
+            if budget.expired() {
+                return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
+            }
+            let (occ, open, counts) = self.replay(&prefixes[k]);
+            run.reset(&counts, &prefixes[k]);
+            if let ControlFlow::Break(r) = run.search(occ, open, visit, budget) {
+                return Outcome::Stopped(r);
+            }
+        }
+        Outcome::Complete
+    }
+
     /// The occupancy, open lines and copies left after a prefix.
     fn replay(&self, prefix: &[u32]) -> (B, B, Vec<u32>) {
         let (mut occ, mut open, mut counts) = (self.start, !B::empty(), self.counts.clone());
@@ -365,18 +387,11 @@ impl<B: CellBits> Engine for Fast<B> {
         budget: &mut Budget,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Outcome {
-        let mut run = Run::new(self);
-        while let Some(k) = next() {
-            if budget.expired() {
-                return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
-            }
-            let (occ, open, counts) = self.replay(&prefixes[k]);
-            run.reset(&counts, &prefixes[k]);
-            if let ControlFlow::Break(r) = run.search(occ, open, visit, budget) {
-                return Outcome::Stopped(r);
-            }
+        if self.counts.iter().all(|&c| c == 1) {
+            self.run_as::<true>(prefixes, next, budget, visit)
+        } else {
+            self.run_as::<false>(prefixes, next, budget, visit)
         }
-        Outcome::Complete
     }
 
     /// Depth-first search in the natural order, then, if that takes long, restarts in random
@@ -384,7 +399,7 @@ impl<B: CellBits> Engine for Fast<B> {
     /// first-solution times on large puzzles. Dead states are kept across restarts: they hold
     /// whatever the order.
     fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
-        let mut run = Run::new(self);
+        let mut run = Run::<B, false>::new(self);
         let mut rng = Rng64::seed(seed);
         let mut restart = 0u64;
         loop {
@@ -424,7 +439,7 @@ fn luby(i: u64) -> u64 {
 }
 
 /// The state of one depth-first search.
-struct Run<'a, B> {
+struct Run<'a, B, const ONE: bool> {
     t: &'a Fast<B>,
     counts: [u32; MAX_TYPES],
     /// Bit `t` set iff type `t` has copies left.
@@ -448,7 +463,7 @@ struct Run<'a, B> {
     shuffle: Option<Rng64>,
 }
 
-impl<'a, B: CellBits> Run<'a, B> {
+impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     fn new(t: &'a Fast<B>) -> Self {
         // A dead-state table in proportion to the puzzle, within 2^10..2^20 entries and
         // DEAD_BYTES (on big boards an entry holds a long occupancy: allocating and clearing a
@@ -588,7 +603,7 @@ impl<'a, B: CellBits> Run<'a, B> {
         let (ty, next) = (p.ty % MAX_TYPES, occ | p.mask);
         // The types left below, worked out before anything is written: most children have
         // nothing that fits and are skipped without a call.
-        let avail = if self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
+        let avail = if ONE || self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
         let (saved, unit) = (self.avail, t.units[ty]);
         let at = match (!next).lowest() {
             None => None,
@@ -606,7 +621,9 @@ impl<'a, B: CellBits> Run<'a, B> {
                 Some((c, fits)) => Some((f, c, fits)),
             },
         };
-        self.counts[ty] -= 1;
+        if !ONE {
+            self.counts[ty] -= 1;
+        }
         self.avail = avail;
         self.used += unit;
         self.path[self.placed] = i as u32;
@@ -618,7 +635,9 @@ impl<'a, B: CellBits> Run<'a, B> {
         self.placed -= 1;
         self.used -= unit;
         self.avail = saved;
-        self.counts[ty] += 1;
+        if !ONE {
+            self.counts[ty] += 1;
+        }
         flow
     }
 
