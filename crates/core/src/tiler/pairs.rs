@@ -22,8 +22,8 @@ use crate::bits::CellBits;
 /// time, so the band stops growing past this many.
 const BAND: usize = 500;
 
-/// Log2 of the most words of the filter (2^13 words: 64 KB).
-const MAX_WORDS_LOG2: u32 = 13;
+/// Log2 of the most words of the filter (2^12 words: 32 KB, 4 to 6 keys a word for meteor).
+const MAX_WORDS_LOG2: u32 = 12;
 
 /// A filter of the (region, copies used) that two disjoint placements cover, for the regions
 /// whose first cell is at least [`PairFilter::from`].
