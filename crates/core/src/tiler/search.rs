@@ -22,6 +22,7 @@
 //!   (see [`PairFilter`]): one load instead of a placement, a call and two more levels of search.
 
 use std::ops::ControlFlow;
+use std::sync::OnceLock;
 
 use crate::bits::CellBits;
 use crate::rng::Rng64;
@@ -117,8 +118,9 @@ pub(crate) struct Fast<B> {
     /// Flood steps: `(k, bits whose neighbour is k bits lower)`.
     down: [(u32, B); STEPS],
     fillable: Vec<bool>,
-    /// The regions the last two pieces may tile (when copies used pack into a word).
-    pairs: Option<PairFilter>,
+    /// The regions the last two pieces may tile (when copies used pack into a word), made by
+    /// the first enumeration: a search for one tiling often ends before it would pay.
+    pairs: OnceLock<Option<PairFilter>>,
     /// Packed copies of all pieces.
     all_used: u64,
 }
@@ -148,7 +150,7 @@ impl<B: CellBits> Fast<B> {
             up: [(0, B::empty()); STEPS],
             down: [(0, B::empty()); STEPS],
             fillable: plan.fillable.clone(),
-            pairs: None,
+            pairs: OnceLock::new(),
             all_used: 0,
         };
         let (mut up, mut down) = (0, 0);
@@ -167,13 +169,24 @@ impl<B: CellBits> Fast<B> {
         }
         f.all_used = f.counts.iter().zip(&f.units).map(|(&c, &u)| u64::from(c) * u).sum();
         f.file_placements(plan, stop)?;
-        if f.used_bits.is_some() && f.pieces >= 3 {
-            let pieces: Vec<Piece<B>> =
-                f.places.iter().map(|p| Piece { mask: p.mask, unit: f.units[p.ty % MAX_TYPES], ty: p.ty }).collect();
-            let lows: Vec<usize> = f.places.iter().map(|p| p.mask.lowest().unwrap_or(0)).collect();
-            f.pairs = PairFilter::new(&pieces, &lows, &f.counts);
-        }
         Some(f)
+    }
+
+    /// The filter of pairs, made on first use.
+    fn pairs(&self) -> Option<&PairFilter> {
+        let make = || {
+            if self.used_bits.is_none() || self.pieces < 3 {
+                return None;
+            }
+            let pieces: Vec<Piece<B>> = self
+                .places
+                .iter()
+                .map(|p| Piece { mask: p.mask, unit: self.units[p.ty % MAX_TYPES], ty: p.ty })
+                .collect();
+            let lows: Vec<usize> = self.places.iter().map(|p| p.mask.lowest().unwrap_or(0)).collect();
+            PairFilter::new(&pieces, &lows, &self.counts)
+        };
+        self.pairs.get_or_init(make).as_ref()
     }
 
     /// Keeps the placements worth trying and files them by lowest bit and type; `None` if
@@ -305,6 +318,7 @@ impl<B: CellBits> Fast<B> {
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Outcome {
         let mut run = Run::<B, ONE>::new(self);
+        run.pairs = self.pairs();
         while let Some(k) = next() {
             if budget.expired() {
                 return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
@@ -461,6 +475,8 @@ struct Run<'a, B, const ONE: bool> {
     found: u64,
     /// When set, each node tries its candidates in a random order.
     shuffle: Option<Rng64>,
+    /// The filter of pairs, when this search uses it (enumerations).
+    pairs: Option<&'a PairFilter>,
 }
 
 impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
@@ -487,6 +503,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             nodes: 0,
             found: 0,
             shuffle: None,
+            pairs: None,
         };
         run.reset(&t.counts, &[]);
         run
@@ -546,7 +563,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         let flow = if self.shuffle.is_some() {
             self.shuffled(occ, open, at, visit, budget)
         } else if self.placed + 3 == t.pieces
-            && let Some(pairs) = &t.pairs
+            && let Some(pairs) = self.pairs
             && at.0 >= pairs.from
         {
             // Three pieces left: a child goes on only if the filter lets the region it leaves
