@@ -28,7 +28,7 @@ struct Cli {
 enum Command {
     /// Run every game's demonstration on its default instance and print a summary with timings.
     Tour(tour::TourArgs),
-    /// The Benchmarks Game "meteor-contest" program: all tilings of the meteor board.
+    #[command(about = tiling::METEOR_ABOUT)]
     Meteor(tiling::MeteorArgs),
     /// Exact polyform tiling: count, list or find tilings of a board by a set of pieces.
     #[command(subcommand)]
@@ -49,8 +49,9 @@ enum Command {
     Pairs(pairs::PairsCommand),
 }
 
-/// The `meteor` command alone: the benchmark times the whole process, and building every
-/// game's command tree first costs it a third of a millisecond.
+/// The `meteor` command alone, with the same arguments and help as in [`Command`]: the
+/// benchmark times the whole process, and building every game's command tree first costs it a
+/// third of a millisecond.
 #[derive(Debug, Parser)]
 #[command(name = "tessera", version, about, propagate_version = true)]
 struct MeteorCli {
@@ -60,7 +61,7 @@ struct MeteorCli {
 
 #[derive(Debug, Subcommand)]
 enum MeteorOnly {
-    /// The Benchmarks Game "meteor-contest" program: all tilings of the meteor board.
+    #[command(about = tiling::METEOR_ABOUT)]
     Meteor(tiling::MeteorArgs),
 }
 

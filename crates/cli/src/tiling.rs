@@ -25,6 +25,9 @@ use crate::common::{
     BudgetArg, SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, stopped_early, write_file,
 };
 
+/// What `tessera meteor` is, in the help of both parsers that know it.
+pub const METEOR_ABOUT: &str = "The Benchmarks Game \"meteor-contest\" program: all tilings of the meteor board";
+
 /// `tessera meteor`.
 #[derive(Debug, Args)]
 pub struct MeteorArgs {

@@ -47,12 +47,12 @@ impl PairFilter {
     /// The filter of the pairs of `places` (sorted by lowest bit) in the band of the last bits
     /// holding at most [`BAND`] of them; two copies of one type are paired only if `counts`
     /// has two. `None` if the band would be empty.
-    pub(crate) fn new<B: CellBits>(places: &[Piece<B>], lows: &[usize], counts: &[u32]) -> Option<Self> {
+    pub(crate) fn new<B: CellBits>(places: &[Piece<B>], counts: &[u32]) -> Option<Self> {
         // The band: the last bits, whole, as long as they hold at most BAND placements.
         let mut start = places.len();
         while start > 0 && places.len() - start < BAND {
-            let low = lows[start - 1];
-            let first = lows[..start].partition_point(|&l| l < low);
+            let low = places[start - 1].mask.lowest();
+            let first = places[..start].partition_point(|p| p.mask.lowest() < low);
             if places.len() - first > BAND {
                 break;
             }
@@ -64,7 +64,8 @@ impl PairFilter {
         let band = &places[start..];
         // About one key in six pairs of the band is a disjoint pair; three keys a word.
         let log2 = ((band.len() * band.len() / 36).max(64)).next_power_of_two().trailing_zeros().min(MAX_WORDS_LOG2);
-        let mut filter = PairFilter { words: vec![0; 1 << log2], shift: 64 - log2, from: lows[start] };
+        let from = band[0].mask.lowest().unwrap_or(0);
+        let mut filter = PairFilter { words: vec![0; 1 << log2], shift: 64 - log2, from };
         for (k, a) in band.iter().enumerate() {
             // Hot (quadratic in the band): one AND a pair, and most pairs overlap.
             for b in &band[k + 1..] {
@@ -107,11 +108,10 @@ mod tests {
     use proptest::prelude::*;
 
     /// Placements from `(type, mask)`, sorted by lowest bit, with units of one bit per type.
-    fn pieces<B: CellBits>(raw: &[(usize, B)]) -> (Vec<Piece<B>>, Vec<usize>) {
+    fn pieces<B: CellBits>(raw: &[(usize, B)]) -> Vec<Piece<B>> {
         let mut raw: Vec<(usize, B)> = raw.iter().copied().filter(|(_, m)| !m.is_empty()).collect();
         raw.sort_by_key(|(_, m)| m.lowest());
-        let lows = raw.iter().map(|(_, m)| m.lowest().unwrap_or(0)).collect();
-        (raw.into_iter().map(|(ty, mask)| Piece { mask, unit: 1 << (4 * ty), ty }).collect(), lows)
+        raw.into_iter().map(|(ty, mask)| Piece { mask, unit: 1 << (4 * ty), ty }).collect()
     }
 
     /// Every pair that the filter must hold: disjoint, both in the band, of two types or of one
@@ -138,14 +138,14 @@ mod tests {
         ) {
             // Sparse masks (an eighth of the bits) so that many pairs are disjoint.
             let narrow: Vec<(usize, Bitboard)> = raw.iter().map(|&(t, m)| (t, Bitboard(m & m >> 1 & m >> 2))).collect();
-            let (places, lows) = pieces(&narrow);
-            if let Some(f) = PairFilter::new(&places, &lows, &counts) {
+            let places = pieces(&narrow);
+            if let Some(f) = PairFilter::new(&places, &counts) {
                 must_hold(&f, &places, &counts)?;
             }
             let wide: Vec<(usize, WideBits<2>)> =
                 raw.iter().map(|&(t, m)| (t, WideBits([m & m >> 1 & m >> 2, m.rotate_left(7) & m >> 3]))).collect();
-            let (places, lows) = pieces(&wide);
-            if let Some(f) = PairFilter::new(&places, &lows, &counts) {
+            let places = pieces(&wide);
+            if let Some(f) = PairFilter::new(&places, &counts) {
                 must_hold(&f, &places, &counts)?;
             }
         }
@@ -155,8 +155,8 @@ mod tests {
     #[test]
     fn rules_out_what_no_pair_tiles() {
         let raw: Vec<(usize, Bitboard)> = (0..40).map(|k| (k % 2, Bitboard(0b11 << k))).collect();
-        let (places, lows) = pieces(&raw);
-        let f = PairFilter::new(&places, &lows, &[1, 1]).expect("a band");
+        let places = pieces(&raw);
+        let f = PairFilter::new(&places, &[1, 1]).expect("a band");
         assert_eq!(f.from, 0);
         // Dominoes of types 0 and 1 (they alternate) one cell apart: fine; three cells in a row
         // are no pair at all, and four are two dominoes of one type.

@@ -185,8 +185,7 @@ impl<B: CellBits> Fast<B> {
                 .iter()
                 .map(|p| Piece { mask: p.mask, unit: self.units[p.ty % MAX_TYPES], ty: p.ty })
                 .collect();
-            let lows: Vec<usize> = self.places.iter().map(|p| p.mask.lowest().unwrap_or(0)).collect();
-            PairFilter::new(&pieces, &lows, &self.counts)
+            PairFilter::new(&pieces, &self.counts)
         };
         self.pairs.get_or_init(make).as_ref()
     }
