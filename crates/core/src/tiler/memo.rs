@@ -84,8 +84,107 @@ impl WordTable {
     }
 }
 
+/// A direct-mapped table of keys below `2^bits`, each with a one-bit value, in 32-bit slots. A
+/// key is spread by an odd multiplier modulo `2^bits` (a bijection): the top `log2` bits of the
+/// product pick the slot, the slot keeps the bits below them, so a hit is never a false one.
+///
+/// ```text
+///   key * ODD mod 2^bits  =  [ slot: log2 bits ][ rest: bits - log2 <= 30 ]
+///   slots[slot]           =  [ 1 ][ value ][ rest ]          (0: free)
+/// ```
+///
+/// A quarter of the memory of a [`Memo`] of one-word keys: the tables a search reads at every
+/// node stay in the processor's cache.
+pub(crate) struct NarrowTable {
+    slots: Vec<u32>,
+    /// `2^bits - 1`.
+    keys: u64,
+    rest: u32,
+}
+
+/// The mark of a used slot of a [`NarrowTable`], and the bit of its value.
+const MARK: u32 = 1 << 31;
+const VALUE: u32 = 1 << 30;
+
+impl NarrowTable {
+    /// Most bits a slot keeps of a key.
+    const REST_MAX: u32 = 30;
+
+    /// A table of `2^log2` free slots for keys below `2^bits` (`bits - log2 <= 30`, `bits <=
+    /// 63`), written now (see [`WordTable::new`]).
+    fn new(log2: u32, bits: u32) -> Self {
+        debug_assert!(bits <= 63 && bits <= log2 + Self::REST_MAX);
+        let log2 = log2.min(bits);
+        let mut slots = Vec::with_capacity(1 << log2);
+        slots.resize(1 << log2, std::hint::black_box(0));
+        NarrowTable { slots, keys: (1 << bits) - 1, rest: bits - log2 }
+    }
+    /// The slot of `key` and what it holds (value bit clear) when the key is in.
+    #[inline(always)]
+    fn split(&self, key: u64) -> (usize, u32) {
+        debug_assert!(key & !self.keys == 0);
+        let h = key.wrapping_mul(0x9e37_79b9_7f4a_7c15) & self.keys;
+        // The rest is the low `rest <= 30` bits; the bits above them are the slot's own, the
+        // same for every key it meets, so they need no masking.
+        ((h >> self.rest) as usize, (h as u32 & !(MARK | VALUE)) | MARK)
+    }
+    /// The value stored with `key`, if any.
+    #[inline(always)]
+    fn get(&self, key: u64) -> Option<bool> {
+        let (s, mark) = self.split(key);
+        let slot = self.slots[s];
+        (slot & !VALUE == mark).then_some(slot & VALUE != 0)
+    }
+    #[inline(always)]
+    fn put(&mut self, key: u64, value: bool) {
+        let (s, mark) = self.split(key);
+        self.slots[s] = mark | if value { VALUE } else { 0 };
+    }
+}
+
+/// How a search state is cut down to a short key. Below the first free cell `f` every cell is
+/// covered, and past `f + span` only cells that are never free are set (a placed piece starts
+/// before `f` and spans at most `span` bits): the occupancy is `f` and the bits after it.
+///
+/// ```text
+///   key = [ extra ][ f: fbits ][ bits f+1 ..= f+width: width bits ]
+/// ```
+#[derive(Clone, Copy)]
+pub(crate) struct Window {
+    width: u32,
+    /// `2^width - 1`.
+    cells: u64,
+    /// Bits of a first free cell.
+    fbits: u32,
+}
+
+impl Window {
+    /// A window of `width` bits after the first free cell of a board of `nbits` bits.
+    pub(crate) fn new(width: u32, nbits: usize) -> Self {
+        let cells = if width >= 64 { !0 } else { (1 << width) - 1 };
+        Window { width, cells, fbits: usize::BITS - nbits.leading_zeros() }
+    }
+    /// Bits of a key whose extra part takes `extra` bits.
+    fn bits(&self, extra: u32) -> u32 {
+        self.width + self.fbits + extra
+    }
+    /// Whether keys with an extra part of `extra` bits fit a [`NarrowTable`] of `2^log2` slots.
+    fn fits(&self, extra: u32, log2: u32) -> bool {
+        self.width < 64 && self.bits(extra) <= 63 && self.bits(extra) <= log2 + NarrowTable::REST_MAX
+    }
+    #[inline(always)]
+    fn key<B: CellBits>(&self, set: B, f: usize, extra: u64) -> u64 {
+        (set.word_at(f + 1) & self.cells | (f as u64) << self.width) | extra << (self.width + self.fbits)
+    }
+}
+
 /// States known to hold no tiling, keyed by `(occupancy, copies used)` (see [`Memo`]).
 pub(crate) enum DeadStates<B> {
+    /// Cut down to a key of at most 63 bits (see [`Window`]) in a [`NarrowTable`].
+    Narrow {
+        table: NarrowTable,
+        window: Window,
+    },
     /// Both packed into one key, when the board's bits and the copies-used fields fit in 62
     /// bits (copies used above the board's bits, which `cells` selects).
     Packed {
@@ -98,9 +197,11 @@ pub(crate) enum DeadStates<B> {
 
 impl<B: CellBits> DeadStates<B> {
     /// A table of `2^log2` states for a board of `nbits` bits whose copies used take
-    /// `used_bits` bits.
-    pub(crate) fn new(log2: u32, nbits: usize, used_bits: u32) -> Self {
-        if B::CAPACITY == 64 && nbits as u32 + used_bits <= 62 {
+    /// `used_bits` bits; `window` spans the longest placement.
+    pub(crate) fn new(log2: u32, nbits: usize, used_bits: u32, window: Window) -> Self {
+        if window.fits(used_bits, log2) {
+            DeadStates::Narrow { table: NarrowTable::new(log2, window.bits(used_bits)), window }
+        } else if B::CAPACITY == 64 && nbits as u32 + used_bits <= 62 {
             let cells = B::below(nbits).word_at(0);
             DeadStates::Packed { table: WordTable::new(log2), cells, nbits: nbits as u32 }
         } else {
@@ -109,18 +210,20 @@ impl<B: CellBits> DeadStates<B> {
     }
 
     /// Whether the state is known dead.
-    #[inline]
-    pub(crate) fn contains(&self, occ: B, used: u64) -> bool {
+    #[inline(always)]
+    pub(crate) fn contains(&self, occ: B, f: usize, used: u64) -> bool {
         match self {
+            DeadStates::Narrow { table, window } => table.get(window.key(occ, f, used)).is_some(),
             DeadStates::Packed { table, cells, nbits } => table.get(occ.word_at(0) & cells | used << nbits).is_some(),
             DeadStates::Whole(memo) => memo.get(occ, state_hash(occ, used)) == Some(used + 1),
         }
     }
 
     /// Records a dead state (it may push out another).
-    #[inline]
-    pub(crate) fn insert(&mut self, occ: B, used: u64) {
+    #[inline(always)]
+    pub(crate) fn insert(&mut self, occ: B, f: usize, used: u64) {
         match self {
+            DeadStates::Narrow { table, window } => table.put(window.key(occ, f, used), true),
             DeadStates::Packed { table, cells, nbits } => table.put(occ.word_at(0) & *cells | used << *nbits, true),
             DeadStates::Whole(memo) => memo.put(occ, state_hash(occ, used), used + 1),
         }
@@ -188,33 +291,61 @@ mod tests {
     use crate::bits::{Bitboard, WideBits};
     use proptest::prelude::*;
 
-    /// Runs inserts into a dead-state table: the state just inserted is found, and a state found
-    /// was inserted (collisions forget, never invent).
-    fn check_dead<B: CellBits>(mut dead: DeadStates<B>, states: &[(B, u64)]) -> Result<(), TestCaseError> {
-        for (k, &(occ, used)) in states.iter().enumerate() {
-            dead.insert(occ, used);
-            prop_assert!(dead.contains(occ, used));
-            for &(o, u) in &states[k + 1..] {
-                if dead.contains(o, u) {
-                    prop_assert!(states[..=k].contains(&(o, u)));
+    /// Runs inserts into a dead-state table (`(occupancy, first free cell, copies used)`): the
+    /// state just inserted is found, and a state found was inserted (collisions forget, never
+    /// invent).
+    fn check_dead<B: CellBits>(mut dead: DeadStates<B>, states: &[(B, usize, u64)]) -> Result<(), TestCaseError> {
+        for (k, &(occ, f, used)) in states.iter().enumerate() {
+            dead.insert(occ, f, used);
+            prop_assert!(dead.contains(occ, f, used));
+            for &(o, g, u) in &states[k + 1..] {
+                if dead.contains(o, g, u) {
+                    prop_assert!(states[..=k].iter().any(|&(p, _, v)| (p, v) == (o, u)));
                 }
             }
         }
         Ok(())
     }
 
+    /// A narrow table holding one key answers for it alone: every other key of 10 bits (in a
+    /// table of 16 slots, keeping 6 bits a slot) misses.
+    #[test]
+    fn narrow_table_keys_are_exact() {
+        let mut table = NarrowTable::new(4, 10);
+        for k in 0..1024u64 {
+            table.put(k, k % 3 == 0);
+            assert_eq!(table.get(k), Some(k % 3 == 0));
+            let others = (0..1024u64).filter(|&j| j != k && table.get(j).is_some()).count();
+            assert_eq!(others, 0, "key {k}");
+            table.slots.fill(0);
+        }
+    }
+
     proptest! {
-        /// Packed (one word) and whole keys keep dead states exactly, collisions included (a
-        /// table of 16 slots).
+        /// Packed (one word), narrow (a window after the first free cell) and whole keys keep
+        /// dead states exactly, collisions included (a table of 16 slots).
         #[test]
-        fn dead_states_never_invent(states in proptest::collection::vec((any::<u64>(), 0u64..1024), 1..60)) {
-            let packed: Vec<(Bitboard, u64)> = states.iter().map(|&(o, u)| (Bitboard(o & ((1 << 50) - 1)), u)).collect();
-            let table = DeadStates::<Bitboard>::new(4, 50, 10);
+        fn dead_states_never_invent(states in proptest::collection::vec((any::<u64>(), 0usize..50, 0u64..1024), 1..60)) {
+            let wide_window = Window::new(64, 50);
+            let packed: Vec<(Bitboard, usize, u64)> =
+                states.iter().map(|&(o, f, u)| (Bitboard(o & ((1 << 50) - 1)), f, u)).collect();
+            let table = DeadStates::<Bitboard>::new(4, 50, 10, wide_window);
             let packed_keys = matches!(table, DeadStates::Packed { .. });
             prop_assert!(packed_keys);
             check_dead(table, &packed)?;
-            let wide: Vec<(WideBits<2>, u64)> = states.iter().map(|&(o, u)| (WideBits([o, u]), u)).collect();
-            check_dead(DeadStates::<WideBits<2>>::new(4, 100, 10), &wide)?;
+            // States as a search meets them: every cell below the first free one covered, the
+            // others within a span of 12 (some of them alike but for the copies used).
+            let span = 12;
+            let near: Vec<(Bitboard, usize, u64)> = states
+                .iter()
+                .map(|&(o, f, u)| (Bitboard(((1 << f) - 1) | ((o & ((1 << (span - 1)) - 1)) << (f + 1))), f, u % 4))
+                .collect();
+            let table = DeadStates::<Bitboard>::new(4, 50, 10, Window::new(span, 50));
+            let narrow_keys = matches!(table, DeadStates::Narrow { .. });
+            prop_assert!(narrow_keys);
+            check_dead(table, &near)?;
+            let wide: Vec<(WideBits<2>, usize, u64)> = states.iter().map(|&(o, _, u)| (WideBits([o, u]), 0, u)).collect();
+            check_dead(DeadStates::<WideBits<2>>::new(4, 100, 10, wide_window), &wide)?;
         }
 
         /// Pocket results are worked out once and then remembered, packed or whole.

@@ -31,7 +31,7 @@ use crate::rng::Rng64;
 use crate::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
 
 use crate::tiler::fit::FitTables;
-use crate::tiler::memo::{DeadStates, PocketResults, pack_units};
+use crate::tiler::memo::{DeadStates, PocketResults, Window, pack_units};
 use crate::tiler::pairs::{PairFilter, Piece};
 use crate::tiler::plan::Plan;
 
@@ -125,6 +125,9 @@ pub(crate) struct Fast<B> {
     pairs: OnceLock<Option<PairFilter>>,
     /// Packed copies of all pieces.
     all_used: u64,
+    /// Bits the longest placement spans (highest minus lowest bit plus one): a node's
+    /// occupancy past its first free cell lies within them.
+    span: u32,
 }
 
 impl<B: CellBits> Fast<B> {
@@ -154,6 +157,7 @@ impl<B: CellBits> Fast<B> {
             fillable: plan.fillable.clone(),
             pairs: OnceLock::new(),
             all_used: 0,
+            span: 0,
         };
         let (mut up, mut down) = (0, 0);
         for (delta, bits) in &plan.shifts {
@@ -171,6 +175,8 @@ impl<B: CellBits> Fast<B> {
         }
         f.all_used = f.counts.iter().zip(&f.units).map(|(&c, &u)| u64::from(c) * u).sum();
         f.file_placements(plan, stop)?;
+        let span = f.places.iter().map(|p| p.mask.highest().unwrap_or(0) - p.mask.lowest().unwrap_or(0) + 1).max();
+        f.span = span.unwrap_or(1) as u32;
         Some(f)
     }
 
@@ -495,7 +501,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             counts: [0; MAX_TYPES],
             avail: 0,
             used: 0,
-            dead: t.used_bits.map(|bits| DeadStates::new(log2, t.nbits, bits)),
+            dead: t.used_bits.map(|bits| DeadStates::new(log2, t.nbits, bits, Window::new(t.span, t.nbits))),
             pockets: PocketResults::new(pockets_log2, t.nbits),
             path: vec![0; t.pieces],
             placed: 0,
@@ -552,7 +558,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         // its table is the smaller, and a quarter of the nodes it prunes spare a dead-state read).
         let remember = self.placed + NO_DEAD_LEFT < self.t.pieces;
         if (self.placed + NO_POCKETS_LEFT < self.t.pieces && !self.pockets_ok(occ, open))
-            || (remember && self.dead.as_ref().is_some_and(|d| d.contains(occ, self.used)))
+            || (remember && self.dead.as_ref().is_some_and(|d| d.contains(occ, at.0, self.used)))
         {
             return ControlFlow::Continue(());
         }
@@ -565,14 +571,16 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             self.shuffled(occ, open, at, visit, budget)
         } else if self.placed + 3 == t.pieces
             && let Some(pairs) = self.pairs
-            && at.0 >= pairs.from
         {
             // Three pieces left: a child goes on only if the filter lets the region it leaves
             // through (hot: one load a child, nothing placed).
             let (free, copies) = (!occ, t.all_used - self.used);
             t.each_fitting(at, occ, self.avail, |i| {
                 let p = &t.places[i];
-                if pairs.may_tile(free ^ p.mask, copies - t.units[p.ty % MAX_TYPES]) {
+                let rest = free ^ p.mask;
+                if rest.lowest().unwrap_or(usize::MAX) < pairs.from
+                    || pairs.may_tile(rest, copies - t.units[p.ty % MAX_TYPES])
+                {
                     self.child(occ, open, i, visit, budget)
                 } else {
                     ControlFlow::Continue(())
@@ -586,7 +594,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             && self.found == found_before
             && let Some(d) = self.dead.as_mut()
         {
-            d.insert(occ, self.used);
+            d.insert(occ, at.0, self.used);
         }
         flow
     }
