@@ -16,12 +16,12 @@
 //!   the check is skipped (it costs more than it saves there).
 //! * *Dead states.* What remains to do below a node depends only on the covered cells and the
 //!   copies used, not on the path; a table remembers states whose subtree held no tiling (see
-//!   [`DeadStates`]). It is read in every call above the last three pieces, after the pocket
-//!   check.
-//! * *The last two pieces* (in enumerations). At a node with three pieces left, a candidate is
-//!   placed only if a filter of the regions that pairs of placements tile lets the cells it
-//!   leaves free through (see [`PairFilter`]): one load instead of a placement, a call and two
-//!   more levels of search.
+//!   [`DeadStates`], keyed by the first free cell and the bits after it when they are few). It
+//!   is read in every call above the last three pieces, after the pocket check.
+//! * *The last two pieces* (in enumerations). At a node with three pieces left, a candidate whose
+//!   free cells start in the band of a filter of the regions that pairs of placements tile is
+//!   placed only if the filter lets them through (see [`PairFilter`]): one load instead of a
+//!   placement, a call and two more levels of search.
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
