@@ -93,8 +93,8 @@ impl WordTable {
 ///   slots[slot]           =  [ 1 ][ value ][ rest ]          (0: free)
 /// ```
 ///
-/// A quarter of the memory of a [`Memo`] of one-word keys: the tables a search reads at every
-/// node stay in the processor's cache.
+/// Half the memory of a [`WordTable`], a quarter of a [`Memo`] of one-word keys: the tables a
+/// search reads at every node stay in the processor's cache.
 pub(crate) struct NarrowTable {
     slots: Vec<u32>,
     /// `2^bits - 1`.
