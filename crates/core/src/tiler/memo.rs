@@ -344,6 +344,15 @@ mod tests {
             let narrow_keys = matches!(table, DeadStates::Narrow { .. });
             prop_assert!(narrow_keys);
             check_dead(table, &near)?;
+            // The same on a board of two words, the window straddling them.
+            let near_wide: Vec<(WideBits<2>, usize, u64)> = near
+                .iter()
+                .map(|&(o, f, u)| (WideBits([((1 << 50) - 1) | o.0 << 50, o.0 >> 14]), f + 50, u))
+                .collect();
+            let table = DeadStates::<WideBits<2>>::new(4, 100, 10, Window::new(span, 100));
+            let narrow_keys = matches!(table, DeadStates::Narrow { .. });
+            prop_assert!(narrow_keys);
+            check_dead(table, &near_wide)?;
             let wide: Vec<(WideBits<2>, usize, u64)> = states.iter().map(|&(o, _, u)| (WideBits([o, u]), 0, u)).collect();
             check_dead(DeadStates::<WideBits<2>>::new(4, 100, 10, wide_window), &wide)?;
         }

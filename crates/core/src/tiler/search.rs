@@ -572,8 +572,9 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         } else if self.placed + 3 == t.pieces
             && let Some(pairs) = self.pairs
         {
-            // Three pieces left: a child goes on only if the filter lets the region it leaves
-            // through (hot: one load a child, nothing placed).
+            // Three pieces left: a child whose free cells start in the filter's band goes on
+            // only if the filter lets them through (hot: one load a child, nothing placed);
+            // one whose free cells start before the band is searched as usual.
             let (free, copies) = (!occ, t.all_used - self.used);
             t.each_fitting(at, occ, self.avail, |i| {
                 let p = &t.places[i];
