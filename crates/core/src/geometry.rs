@@ -13,8 +13,6 @@
 //!
 //! The cube coordinates of an axial cell are `(q, -q - r, r)`; see [`Coord::cube`].
 
-use std::collections::HashSet;
-
 /// A cell in lattice coordinates: `(x, y)` on the square lattice, axial `(q, r)` on the hex one.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Coord {
@@ -210,8 +208,14 @@ impl Polyform {
     /// The distinct orientations: the images under every rotation (and every reflection if
     /// `mirror`), duplicates removed, in a fixed order starting with the polyform itself.
     pub fn orientations(&self, mirror: bool) -> Vec<Polyform> {
-        let mut seen = HashSet::new();
-        self.lattice.transforms(mirror).map(|t| self.transformed(t)).filter(|p| seen.insert(p.clone())).collect()
+        // At most 12 images: a list beats hashing them.
+        let mut out: Vec<Polyform> = Vec::with_capacity(2 * usize::from(self.lattice.rotations()));
+        for p in self.lattice.transforms(mirror).map(|t| self.transformed(t)) {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
     }
     /// Whether the polyform is its own mirror image up to rotation.
     pub fn is_achiral(&self) -> bool {
@@ -220,15 +224,18 @@ impl Polyform {
     }
     /// Whether every cell can reach every other through neighbours.
     pub fn is_connected(&self) -> bool {
-        let set: HashSet<Coord> = self.cells.iter().copied().collect();
-        let mut seen = HashSet::new();
-        let mut stack: Vec<Coord> = self.cells.first().copied().into_iter().collect();
-        while let Some(c) = stack.pop() {
-            if seen.insert(c) {
-                stack.extend(self.lattice.neighbours(c).filter(|n| set.contains(n)));
+        // Cells are sorted by row then column: a neighbour is found by binary search.
+        let find = |c: Coord| self.cells.binary_search_by_key(&(c.y, c.x), |d| (d.y, d.x)).ok();
+        let mut seen = vec![false; self.cells.len()];
+        let mut stack: Vec<usize> = if self.cells.is_empty() { vec![] } else { vec![0] };
+        let mut reached = 0;
+        while let Some(k) = stack.pop() {
+            if !std::mem::replace(&mut seen[k], true) {
+                reached += 1;
+                stack.extend(self.lattice.neighbours(self.cells[k]).filter_map(find));
             }
         }
-        seen.len() == set.len()
+        reached == self.cells.len()
     }
     /// Picture cells `(col, row)` with the bounding box moved to `(0, 0)`.
     pub fn offsets(&self) -> Vec<(i32, i32)> {
@@ -242,41 +249,97 @@ impl Polyform {
     }
 }
 
-/// Every placement of every orientation of a piece on a board: for each orientation and each
-/// board cell as the anchor of the orientation's first cell, the numbers of the covered cells if
-/// all are on the board. `index_of` numbers the board's cells (`None` off the board).
-///
-/// Distinct orientations anchored at distinct cells give distinct cell sets, so the result holds no
-/// duplicates. Each placement's cells are listed in the orientation's order.
-pub fn placements(
-    orientations: &[Polyform],
-    board: &[Coord],
-    index_of: impl Fn(Coord) -> Option<usize>,
-) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    for_each_placement(orientations, board, index_of, |cells| out.push(cells.to_vec()));
-    out
+/// The cells of a board in lattice coordinates, numbered in the order given, over a dense grid of
+/// the board's bounding box (so a board's bounding box should stay within a few million cells).
+#[derive(Clone, Debug)]
+pub struct BoardIndex {
+    cells: Vec<Coord>,
+    x0: i32,
+    y0: i32,
+    width: i32,
+    height: i32,
+    /// Per grid position (row by row): the board cell there, or `u32::MAX`.
+    grid: Vec<u32>,
 }
 
-/// [`placements`] handed to `visit` one at a time, in the same order, without allocating.
-pub fn for_each_placement(
-    orientations: &[Polyform],
-    board: &[Coord],
-    index_of: impl Fn(Coord) -> Option<usize>,
-    mut visit: impl FnMut(&[usize]),
-) {
-    let mut cells = Vec::new();
-    for o in orientations {
-        for &anchor in board {
-            cells.clear();
-            for &c in &o.cells {
-                match index_of(c.add(anchor)) {
-                    Some(k) => cells.push(k),
-                    None => break,
+impl BoardIndex {
+    /// The index of `cells` (numbered `0..`, duplicates not allowed).
+    pub fn new(cells: &[Coord]) -> Self {
+        let (x0, y0) = (cells.iter().map(|c| c.x).min().unwrap_or(0), cells.iter().map(|c| c.y).min().unwrap_or(0));
+        let width = cells.iter().map(|c| c.x - x0 + 1).max().unwrap_or(0);
+        let height = cells.iter().map(|c| c.y - y0 + 1).max().unwrap_or(0);
+        let mut grid = vec![u32::MAX; width as usize * height as usize];
+        let mut index = BoardIndex { cells: cells.to_vec(), x0, y0, width, height, grid: Vec::new() };
+        for (k, &c) in cells.iter().enumerate() {
+            grid[index.position(c)] = k as u32;
+        }
+        index.grid = grid;
+        index
+    }
+
+    /// The board's cells.
+    pub fn cells(&self) -> &[Coord] {
+        &self.cells
+    }
+
+    /// The grid position of a cell inside the bounding box.
+    #[inline]
+    fn position(&self, c: Coord) -> usize {
+        (c.y - self.y0) as usize * self.width as usize + (c.x - self.x0) as usize
+    }
+
+    /// The number of the board cell at `c` (`None` off the board).
+    #[inline]
+    pub fn get(&self, c: Coord) -> Option<usize> {
+        let (x, y) = (c.x.wrapping_sub(self.x0) as u32, c.y.wrapping_sub(self.y0) as u32);
+        if x >= self.width as u32 || y >= self.height as u32 {
+            return None;
+        }
+        let k = self.grid[self.position(c)];
+        (k != u32::MAX).then_some(k as usize)
+    }
+
+    /// Every placement of every orientation of a piece on the board: for each orientation and
+    /// each board cell as the anchor of the orientation's first cell, the numbers of the covered
+    /// cells if all are on the board, in the orientation's order.
+    ///
+    /// Distinct orientations anchored at distinct cells give distinct cell sets, so the result
+    /// holds no duplicates.
+    pub fn placements(&self, orientations: &[Polyform]) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        self.for_each_placement(orientations, |cells| out.push(cells.to_vec()));
+        out
+    }
+
+    /// [`BoardIndex::placements`] handed to `visit` one at a time, in the same order, without
+    /// allocating.
+    pub fn for_each_placement(&self, orientations: &[Polyform], mut visit: impl FnMut(&[u32])) {
+        let mut cells = Vec::new();
+        let mut steps: Vec<isize> = Vec::new();
+        for o in orientations {
+            // The orientation's box around its first cell, and each cell as a step in the grid.
+            let (lo, hi) = (o.cells.iter().map(|c| c.x).min(), o.cells.iter().map(|c| c.x).max());
+            let (Some(lo), Some(hi)) = (lo, hi) else { continue };
+            let depth = o.cells.iter().map(|c| c.y).max().unwrap_or(0);
+            steps.clear();
+            steps.extend(o.cells.iter().map(|c| c.y as isize * self.width as isize + c.x as isize));
+            for &anchor in &self.cells {
+                // Hot: one box test per anchor, then one grid load per cell.
+                let (x, y) = (anchor.x - self.x0, anchor.y - self.y0);
+                if x + lo < 0 || x + hi >= self.width || y + depth >= self.height {
+                    continue;
                 }
-            }
-            if cells.len() == o.cells.len() {
-                visit(&cells);
+                let base = self.position(anchor) as isize;
+                cells.clear();
+                for &step in &steps {
+                    match self.grid[(base + step) as usize] {
+                        u32::MAX => break,
+                        k => cells.push(k),
+                    }
+                }
+                if cells.len() == steps.len() {
+                    visit(&cells);
+                }
             }
         }
     }
@@ -285,6 +348,7 @@ pub fn for_each_placement(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     fn square(cells: &[(i32, i32)]) -> Polyform {
         Polyform::from_offsets(Lattice::Square, cells.iter().copied())
@@ -373,9 +437,11 @@ mod tests {
     #[test]
     fn placements_on_a_rectangle() {
         let board: Vec<Coord> = (0..2).flat_map(|y| (0..3).map(move |x| Coord::new(x, y))).collect();
-        let idx = |c: Coord| ((0..3).contains(&c.x) && (0..2).contains(&c.y)).then(|| (c.y * 3 + c.x) as usize);
+        let index = BoardIndex::new(&board);
         let domino = square(&[(0, 0), (1, 0)]);
-        let all = placements(&domino.orientations(true), &board, idx);
+        let all = index.placements(&domino.orientations(true));
         assert_eq!(all.len(), 7, "4 horizontal + 3 vertical dominoes on 3x2");
+        assert!(all.contains(&vec![0, 1]) && all.contains(&vec![2, 5]));
+        assert_eq!((index.get(Coord::new(2, 1)), index.get(Coord::new(3, 0))), (Some(5), None));
     }
 }

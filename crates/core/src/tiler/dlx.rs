@@ -25,7 +25,7 @@ impl Dlx {
         problem.add_items(n, Bounds::ONCE);
         let type_items: Vec<usize> = plan.types.iter().map(|t| problem.add_item(Bounds::exactly(t.count))).collect();
         for p in &plan.placements {
-            let mut items: Vec<usize> = p.cells.iter().map(|&c| c as usize).collect();
+            let mut items: Vec<usize> = plan.cells_of(p).iter().map(|&c| c as usize).collect();
             items.push(type_items[p.ty]);
             // Cells are distinct board cells and every option holds one, and option k must be
             // placement k: a failure here is a bug, not bad input.

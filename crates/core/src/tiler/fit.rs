@@ -104,22 +104,24 @@ impl FitTables {
         let first_chunk = self.chunks.len() as u32;
         let present = list.iter().fold(0u64, |m, &(ty, _)| m | 1 << ty);
         for (k, part) in list.chunks(CHUNK).enumerate() {
-            let mut chunk = Chunk { tables: [[0; 16]; WINDOW + TYPE_NIBBLES], beyond: 0, base: first + k * CHUNK };
+            let all = if part.len() == CHUNK { !0 } else { (1u128 << part.len()) - 1 };
             if self.many_types {
                 self.more_types.push([[0; 16]; MORE_TYPE_NIBBLES]);
             }
-            // Each table from one entry per bit of the nibble (see below).
+            // Each table from one entry per bit of the nibble (see below): for occupancy, the
+            // placements that miss the cell (all, less those that cover it); for types, the
+            // placements of the type.
             let mut single = [[0u128; 4]; WINDOW + TYPE_NIBBLES];
+            single[..WINDOW].iter_mut().for_each(|s| *s = [all; 4]);
+            let mut beyond = 0;
             for (k, &(ty, mask)) in part.iter().enumerate() {
                 let bit = 1u128 << k;
-                // Occupancy: the placements that miss each cell.
-                let cells = mask.word_at(low + 1);
-                for (j, entries) in single[..WINDOW].iter_mut().enumerate() {
-                    for (b, entry) in entries.iter_mut().enumerate() {
-                        *entry |= if cells >> (4 * j + b) & 1 == 0 { bit } else { 0 };
-                    }
+                let mut cells = mask.word_at(low + 1) & ((1 << (4 * WINDOW)) - 1);
+                while cells != 0 {
+                    let c = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    single[c / 4][c % 4] &= !bit;
                 }
-                // Types: the placements of each type.
                 if ty < MAIN_TYPES {
                     single[WINDOW + ty / 4][ty % 4] |= bit;
                 }
@@ -129,12 +131,14 @@ impl FitTables {
                     }
                 }
                 if mask.highest().unwrap_or(0) > low + 4 * WINDOW {
-                    chunk.beyond |= bit;
+                    beyond |= bit;
                 }
             }
             // A value of occupancy allows what each of its cells allows; a value of types allows
-            // the placements of its types and those of types outside the nibble.
-            let all = if part.len() == CHUNK { !0 } else { (1u128 << part.len()) - 1 };
+            // the placements of its types and those of types outside the nibble. (The chunk is
+            // filled where it lies: it is large.)
+            self.chunks.push(Chunk { tables: [[0; 16]; WINDOW + TYPE_NIBBLES], beyond, base: first + k * CHUNK });
+            let chunk = self.chunks.last_mut().unwrap_or_else(|| unreachable!("just pushed"));
             for (j, (table, single)) in chunk.tables.iter_mut().zip(&single).enumerate() {
                 let occupancy = j < WINDOW;
                 table[0] = if occupancy { all } else { all & !single.iter().fold(0, |a, &s| a | s) };
@@ -143,8 +147,7 @@ impl FitTables {
                     table[v] = if occupancy { rest & bit } else { rest | bit };
                 }
             }
-            self.any_beyond |= chunk.beyond != 0;
-            self.chunks.push(chunk);
+            self.any_beyond |= beyond != 0;
         }
         self.by_bit.push(Bit { first: first_chunk, end: self.chunks.len() as u32, expired: present });
     }

@@ -6,9 +6,7 @@
 //! shorter side, so that "the first free bit" walks a narrow front across the board (the order
 //! that makes fill-the-first-hole searches fast) and neighbours are a fixed shift apart.
 
-use std::collections::HashMap;
-
-use crate::geometry::{Coord, Lattice, Polyform, for_each_placement};
+use crate::geometry::{BoardIndex, Coord, Lattice, Polyform};
 
 use crate::tiler::problem::Problem;
 
@@ -23,13 +21,15 @@ pub struct PieceType {
     pub size: usize,
 }
 
-/// One way to put one piece on the board.
-#[derive(Clone, Debug)]
+/// One way to put one piece on the board: its type, and where its cells lie in the plan's list
+/// of the cells of all placements (see [`Plan::cells_of`]: one list for all, not one each, so
+/// that compiling meteor's 2,400 placements allocates once).
+#[derive(Clone, Copy, Debug)]
 pub struct Placement {
     /// Index of its piece type.
     pub ty: usize,
-    /// Covered board cells, sorted.
-    pub cells: Vec<u32>,
+    start: u32,
+    len: u32,
 }
 
 /// The symmetry-breaking choice: one piece type whose placements are cut to one per orbit under
@@ -68,6 +68,9 @@ pub struct Plan {
     pub types: Vec<PieceType>,
     /// Every placement of every piece type (before any pruning).
     pub placements: Vec<Placement>,
+    /// The covered board cells of every placement, one after the other (each placement's
+    /// sorted).
+    placement_cells: Vec<u32>,
     /// The board's symmetries that map the piece set to itself, as permutations of board cells
     /// (`perm[cell]` is the image); the identity first.
     pub symmetries: Vec<Vec<u32>>,
@@ -85,7 +88,7 @@ impl Plan {
         let cells = problem.board.clone();
         let (bit_of, nbits, line) = layout(&cells);
         let coords: Vec<Coord> = cells.iter().map(|&(c, r)| lattice.from_offset(c, r)).collect();
-        let index = CellIndex::new(&coords);
+        let index = BoardIndex::new(&coords);
         let types: Vec<PieceType> =
             problem.pieces.iter().map(|p| PieceType { label: p.label, count: p.count, size: p.cells.len() }).collect();
         let orientations: Vec<Vec<Polyform>> = problem
@@ -93,22 +96,25 @@ impl Plan {
             .iter()
             .map(|p| Polyform::from_offsets(lattice, p.cells.iter().copied()).orientations(p.mirror))
             .collect();
-        // Room for every placement at once (growing the list would copy it, page by page).
-        let mut all = Vec::with_capacity(orientations.iter().map(|o| o.len() * coords.len()).sum());
+        // Room for every placement at once (growing the lists would copy them, page by page).
+        let most = orientations.iter().map(|o| o.len() * coords.len());
+        let mut all = Vec::with_capacity(most.clone().sum());
+        let mut placement_cells = Vec::with_capacity(most.zip(&types).map(|(n, t)| n * t.size).sum());
         for (ty, orientations) in orientations.iter().enumerate() {
-            for_each_placement(
-                orientations,
-                &coords,
-                |c| index.get(c),
-                |cells| {
-                    let mut cells: Vec<u32> = cells.iter().map(|&c| c as u32).collect();
-                    cells.sort_unstable();
-                    all.push(Placement { ty, cells });
-                },
-            );
+            index.for_each_placement(orientations, |cells| {
+                let start = placement_cells.len();
+                placement_cells.extend_from_slice(cells);
+                // Board cells in reading order and orientations sorted by row make most
+                // placements come sorted already.
+                if !placement_cells[start..].is_sorted() {
+                    placement_cells[start..].sort_unstable();
+                }
+                all.push(Placement { ty, start: start as u32, len: cells.len() as u32 });
+            });
         }
         let symmetries = board_symmetries(problem, &coords, &index);
-        let restriction = restrict(&types, &all, &symmetries, &bit_of);
+        let cells_of = |p: &Placement| &placement_cells[p.start as usize..][..p.len as usize];
+        let restriction = restrict(&types, &all, cells_of, &symmetries, &bit_of);
         Plan {
             lattice,
             shifts: shifts(lattice, &coords, &index, &bit_of),
@@ -119,6 +125,7 @@ impl Plan {
             fillable: fillable(&types, problem.board.len()),
             types,
             placements: all,
+            placement_cells,
             symmetries,
             restriction,
         }
@@ -140,44 +147,16 @@ impl Plan {
         area == self.cells.len()
     }
 
+    /// The covered board cells of a placement, sorted.
+    #[inline]
+    pub fn cells_of(&self, p: &Placement) -> &[u32] {
+        &self.placement_cells[p.start as usize..][..p.len as usize]
+    }
+
     /// For a kept placement of the restricted piece: one symmetry (index into
     /// [`Plan::symmetries`]) per distinct image of it. `None` for any other placement.
     pub fn reps_of(&self, placement: usize) -> Option<&[u8]> {
         self.restriction.as_ref().and_then(|r| r.reps.get(placement.wrapping_sub(r.first))?.as_deref())
-    }
-}
-
-/// Board cell numbers by lattice coordinate: a dense grid over the board's bounding box.
-struct CellIndex {
-    x0: i32,
-    y0: i32,
-    width: i64,
-    height: i64,
-    cell: Vec<u32>,
-}
-
-impl CellIndex {
-    /// The index of board cells given in lattice coordinates (whose bounding box the puzzle's
-    /// limits keep to a few million cells).
-    fn new(coords: &[Coord]) -> Self {
-        let (x0, y0) = (coords.iter().map(|c| c.x).min().unwrap_or(0), coords.iter().map(|c| c.y).min().unwrap_or(0));
-        let width = coords.iter().map(|c| i64::from(c.x) - i64::from(x0) + 1).max().unwrap_or(0);
-        let height = coords.iter().map(|c| i64::from(c.y) - i64::from(y0) + 1).max().unwrap_or(0);
-        let mut cell = vec![u32::MAX; (width * height) as usize];
-        for (k, c) in coords.iter().enumerate() {
-            cell[((i64::from(c.y - y0)) * width + i64::from(c.x - x0)) as usize] = k as u32;
-        }
-        CellIndex { x0, y0, width, height, cell }
-    }
-
-    #[inline]
-    fn get(&self, c: Coord) -> Option<usize> {
-        let (x, y) = (i64::from(c.x) - i64::from(self.x0), i64::from(c.y) - i64::from(self.y0));
-        if x < 0 || y < 0 || x >= self.width || y >= self.height {
-            return None;
-        }
-        let k = self.cell[(y * self.width + x) as usize];
-        (k != u32::MAX).then_some(k as usize)
     }
 }
 
@@ -197,18 +176,27 @@ fn layout(cells: &[(i32, i32)]) -> (Vec<u32>, usize, usize) {
 }
 
 /// Groups neighbouring board cells by the difference of their bits (see [`Plan::shifts`]).
-fn shifts(lattice: Lattice, coords: &[Coord], index: &CellIndex, bit_of: &[u32]) -> Vec<(i32, Vec<u32>)> {
-    let mut groups: HashMap<i32, Vec<u32>> = HashMap::new();
+fn shifts(lattice: Lattice, coords: &[Coord], index: &BoardIndex, bit_of: &[u32]) -> Vec<(i32, Vec<u32>)> {
+    // A handful of differences (8 at most on the hex lattice): a sorted list, not a map.
+    let mut out: Vec<(i32, Vec<u32>)> = Vec::new();
     for (k, &c) in coords.iter().enumerate() {
         for n in lattice.neighbours(c) {
             if let Some(j) = index.get(n) {
                 let delta = bit_of[j] as i32 - bit_of[k] as i32;
-                groups.entry(delta).or_default().push(bit_of[k]);
+                let at = match out.binary_search_by_key(&delta, |g| g.0) {
+                    Ok(at) => at,
+                    Err(at) => {
+                        out.insert(at, (delta, Vec::new()));
+                        at
+                    }
+                };
+                out[at].1.push(bit_of[k]);
             }
         }
     }
-    let mut out: Vec<(i32, Vec<u32>)> = groups.into_iter().collect();
-    out.sort_unstable();
+    for group in &mut out {
+        group.1.sort_unstable();
+    }
     out
 }
 
@@ -239,7 +227,7 @@ fn fillable(types: &[PieceType], area: usize) -> Vec<bool> {
 
 /// The symmetries of the board that also map the piece set to itself: all rotations, and the
 /// reflections too if every piece may be turned over or is its own mirror image.
-fn board_symmetries(problem: &Problem, coords: &[Coord], index: &CellIndex) -> Vec<Vec<u32>> {
+fn board_symmetries(problem: &Problem, coords: &[Coord], index: &BoardIndex) -> Vec<Vec<u32>> {
     let lattice = problem.lattice;
     let mirror_ok = problem
         .pieces
@@ -267,7 +255,13 @@ fn board_symmetries(problem: &Problem, coords: &[Coord], index: &CellIndex) -> V
 /// Picks the piece type to restrict and cuts its placements to one per orbit: the one whose
 /// bits, sorted, are smallest, so that the kept placements lie where the search starts filling
 /// (and the search can give up on a branch once its front has passed them all).
-fn restrict(types: &[PieceType], all: &[Placement], symmetries: &[Vec<u32>], bit_of: &[u32]) -> Option<Restriction> {
+fn restrict<'a>(
+    types: &[PieceType],
+    all: &[Placement],
+    cells_of: impl Fn(&Placement) -> &'a [u32],
+    symmetries: &[Vec<u32>],
+    bit_of: &[u32],
+) -> Option<Restriction> {
     if symmetries.len() < 2 {
         return None;
     }
@@ -282,14 +276,14 @@ fn restrict(types: &[PieceType], all: &[Placement], symmetries: &[Vec<u32>], bit
     for (k, p) in all[first..first + reps.len()].iter().enumerate() {
         let mut images: Vec<(Vec<u32>, u8)> = Vec::new();
         for (g, perm) in symmetries.iter().enumerate() {
-            let mut img: Vec<u32> = p.cells.iter().map(|&c| perm[c as usize]).collect();
+            let mut img: Vec<u32> = cells_of(p).iter().map(|&c| perm[c as usize]).collect();
             img.sort_unstable();
             if !images.iter().any(|(i, _)| *i == img) {
                 images.push((img, g as u8));
             }
         }
         // Keep the placement iff it is the smallest of its orbit.
-        let own = bits(&p.cells);
+        let own = bits(cells_of(p));
         if images.iter().all(|(img, _)| own <= bits(img)) {
             reps[k] = Some(images.into_iter().map(|(_, g)| g).collect());
         }

@@ -84,6 +84,7 @@ const POCKETS_LOG2: u32 = 14;
 const DEAD_BYTES: usize = 32 << 20;
 
 /// One placement of the fast engine.
+#[derive(Clone, Copy)]
 struct Place<B> {
     mask: B,
     /// The lines after the line of its last bit: those it leaves open.
@@ -201,7 +202,10 @@ impl<B: CellBits> Fast<B> {
     fn file_placements(&mut self, plan: &Plan, stop: &mut dyn Stop) -> Option<()> {
         let line = plan.line.max(1);
         let restricted = plan.restriction.as_ref().map(|r| r.ty);
-        let mut kept = Vec::with_capacity(plan.placements.len());
+        let mask_of = |p| B::from_cells(plan.cells_of(p).iter().map(|&c| plan.bit_of[c as usize] as usize));
+        // First pass: the lowest bit of each placement kept (`u32::MAX`: dropped), counted by bit.
+        let mut low_of = vec![u32::MAX; plan.placements.len()];
+        let mut start = vec![0usize; self.nbits + 1];
         for (id, p) in plan.placements.iter().enumerate() {
             // The pocket check floods the board: poll now and then.
             if id % 256 == 255 && stop.should_stop(0) {
@@ -210,33 +214,38 @@ impl<B: CellBits> Fast<B> {
             if Some(p.ty) == restricted && plan.reps_of(id).is_none() {
                 continue;
             }
-            let mask = B::from_cells(p.cells.iter().map(|&c| plan.bit_of[c as usize] as usize));
+            let mask = mask_of(p);
             // On the empty board, the lines outside the placement's own are full and open.
-            let (first, last) = (mask.lowest().unwrap_or(0) / line, mask.highest().unwrap_or(0) / line);
-            let outside = B::below(first * line) | !B::below((last + 1) * line);
+            let (low, high) = (mask.lowest().unwrap_or(0), mask.highest().unwrap_or(0));
+            let outside = B::below(low / line * line) | !B::below((high / line + 1) * line);
             if self.pockets_ok(self.start | mask, outside) {
-                kept.push((mask.lowest().unwrap_or(0), p.ty, mask, id as u32));
+                low_of[id] = low as u32;
+                start[low + 1] += 1;
             }
         }
-        // By lowest bit, then type, then index (both sorts are stable; the plan lists
-        // placements by type, so the second has little to do).
-        let (mut order, start) = by_lowest_bit(&kept, |k| k.0, self.nbits);
-        self.places.reserve_exact(kept.len());
-        self.ids.reserve_exact(kept.len());
-        self.fit.reserve(kept.len(), self.nbits, self.n_types);
+        for b in 0..self.nbits {
+            start[b + 1] += start[b];
+        }
+        // Second pass: each kept placement straight to its place, by lowest bit, then (the plan
+        // lists placements by type) type, then index.
+        debug_assert!(plan.placements.windows(2).all(|w| w[0].ty <= w[1].ty));
+        let kept = start[self.nbits];
+        self.places = vec![Place { mask: B::empty(), open: B::empty(), ty: 0 }; kept];
+        self.ids = vec![0; kept];
+        let mut next = start.clone();
+        for (id, p) in plan.placements.iter().enumerate().filter(|&(id, _)| low_of[id] != u32::MAX) {
+            let mask = mask_of(p);
+            let at = &mut next[low_of[id] as usize];
+            self.places[*at] = Place { mask, open: self.open_after[mask.highest().unwrap_or(0)], ty: p.ty };
+            self.ids[*at] = id as u32;
+            *at += 1;
+        }
+        self.fit.reserve(kept, self.nbits, self.n_types);
         let mut list = Vec::new();
         for low in 0..self.nbits {
-            let group = &mut order[start[low]..start[low + 1]];
-            group.sort_by_key(|&k| kept[k as usize].1);
             list.clear();
-            list.extend(group.iter().map(|&k| (kept[k as usize].1, kept[k as usize].2)));
-            self.fit.file(low, self.places.len(), &list, self.n_types);
-            for &k in &*group {
-                let (_, ty, mask, id) = kept[k as usize];
-                let open = self.open_after[mask.highest().unwrap_or(0)];
-                self.places.push(Place { mask, open, ty });
-                self.ids.push(id);
-            }
+            list.extend(self.places[start[low]..start[low + 1]].iter().map(|p| (p.ty, p.mask)));
+            self.fit.file(low, start[low], &list, self.n_types);
         }
         self.fit.finish(self.n_types);
         Some(())
@@ -350,25 +359,6 @@ impl<B: CellBits> Fast<B> {
         }
         (occ, open, counts)
     }
-}
-
-/// The indices of `kept` (lowest bit first) stably sorted by lowest bit, in linear time, and
-/// where each bit's run starts (`nbits + 1` offsets).
-fn by_lowest_bit<T>(kept: &[T], low: impl Fn(&T) -> usize, nbits: usize) -> (Vec<u32>, Vec<usize>) {
-    let mut start = vec![0usize; nbits + 1];
-    for k in kept {
-        start[low(k) + 1] += 1;
-    }
-    for b in 0..nbits {
-        start[b + 1] += start[b];
-    }
-    let mut next = start.clone();
-    let mut order = vec![0u32; kept.len()];
-    for (i, k) in kept.iter().enumerate() {
-        order[next[low(k)]] = i as u32;
-        next[low(k)] += 1;
-    }
-    (order, start)
 }
 
 /// The types with copies left.
@@ -717,7 +707,8 @@ mod tests {
             let Verdict::Feasible(ids) = fast.first(seed, false, &mut Budget::unlimited()) else {
                 panic!("seed {seed}")
             };
-            let mut covered: Vec<u32> = ids.iter().flat_map(|&i| plan.placements[i as usize].cells.clone()).collect();
+            let mut covered: Vec<u32> =
+                ids.iter().flat_map(|&i| plan.cells_of(&plan.placements[i as usize]).to_vec()).collect();
             covered.sort_unstable();
             assert_eq!(covered, (0..16).collect::<Vec<u32>>(), "seed {seed}: not an exact cover");
         }

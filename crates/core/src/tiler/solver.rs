@@ -316,7 +316,7 @@ impl Tiler {
             for &id in ids {
                 let p = &self.plan.placements[id as usize];
                 let label = self.plan.types[p.ty].label;
-                p.cells.iter().for_each(|&c| found[c as usize] = label);
+                self.plan.cells_of(p).iter().for_each(|&c| found[c as usize] = label);
             }
             for &g in self.reps(ids) {
                 if g == 0 {
@@ -430,7 +430,7 @@ impl Tiler {
         let (mut types, mut raw) = (vec![0u16; n], vec![0u32; n]);
         for (piece, &id) in ids.iter().enumerate() {
             let p = &self.plan.placements[id as usize];
-            for &c in &p.cells {
+            for &c in self.plan.cells_of(p) {
                 types[c as usize] = p.ty as u16;
                 raw[c as usize] = piece as u32;
             }

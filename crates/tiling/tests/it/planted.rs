@@ -171,7 +171,7 @@ fn many_types_and_long_placement_lists_are_solved() {
         let plan = tiler.plan();
         let mut per_bit = vec![0; plan.nbits];
         for pl in &plan.placements {
-            per_bit[pl.cells.iter().map(|&c| plan.bit_of[c as usize]).min().unwrap() as usize] += 1;
+            per_bit[plan.cells_of(pl).iter().map(|&c| plan.bit_of[c as usize]).min().unwrap() as usize] += 1;
         }
         assert!(plan.types.len() > 12, "{} types", plan.types.len());
         assert!(per_bit.iter().any(|&n| n > 128), "{:?}", per_bit);
