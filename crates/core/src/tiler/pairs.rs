@@ -35,6 +35,7 @@ pub(crate) struct PairFilter {
 }
 
 /// One placement as the filter sees it.
+#[derive(Clone, Copy)]
 pub(crate) struct Piece<B> {
     pub(crate) mask: B,
     /// Packed copies it uses (one unit of its type).
@@ -44,24 +45,29 @@ pub(crate) struct Piece<B> {
 }
 
 impl PairFilter {
-    /// The filter of the pairs of `places` (sorted by lowest bit) in the band of the last bits
-    /// holding at most [`BAND`] of them; two copies of one type are paired only if `counts`
-    /// has two. `None` if the band would be empty.
-    pub(crate) fn new<B: CellBits>(places: &[Piece<B>], counts: &[u32]) -> Option<Self> {
+    /// The filter of the pairs of the `n` placements that `piece` gives (sorted by lowest bit)
+    /// in the band of the last bits holding at most [`BAND`] of them; two copies of one type
+    /// are paired only if `counts` has two. `None` if the band would be empty.
+    pub(crate) fn new<B: CellBits>(n: usize, piece: impl Fn(usize) -> Piece<B>, counts: &[u32]) -> Option<Self> {
         // The band: the last bits, whole, as long as they hold at most BAND placements.
-        let mut start = places.len();
-        while start > 0 && places.len() - start < BAND {
-            let low = places[start - 1].mask.lowest();
-            let first = places[..start].partition_point(|p| p.mask.lowest() < low);
-            if places.len() - first > BAND {
+        let lowest = |i: usize| piece(i).mask.lowest();
+        let mut start = n;
+        while start > 0 && n - start < BAND {
+            let low = lowest(start - 1);
+            let (mut lo, mut hi) = (0, start);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if lowest(mid) < low { lo = mid + 1 } else { hi = mid }
+            }
+            if n - lo > BAND {
                 break;
             }
-            start = first;
+            start = lo;
         }
-        if start == places.len() {
+        if start == n {
             return None;
         }
-        let band = &places[start..];
+        let band: Vec<Piece<B>> = (start..n).map(piece).collect();
         // About one key in six pairs of the band is a disjoint pair; three keys a word.
         let log2 = ((band.len() * band.len() / 36).max(64)).next_power_of_two().trailing_zeros().min(MAX_WORDS_LOG2);
         let from = band[0].mask.lowest().unwrap_or(0);
@@ -139,13 +145,13 @@ mod tests {
             // Sparse masks (an eighth of the bits) so that many pairs are disjoint.
             let narrow: Vec<(usize, Bitboard)> = raw.iter().map(|&(t, m)| (t, Bitboard(m & m >> 1 & m >> 2))).collect();
             let places = pieces(&narrow);
-            if let Some(f) = PairFilter::new(&places, &counts) {
+            if let Some(f) = PairFilter::new(places.len(), |i| places[i], &counts) {
                 must_hold(&f, &places, &counts)?;
             }
             let wide: Vec<(usize, WideBits<2>)> =
                 raw.iter().map(|&(t, m)| (t, WideBits([m & m >> 1 & m >> 2, m.rotate_left(7) & m >> 3]))).collect();
             let places = pieces(&wide);
-            if let Some(f) = PairFilter::new(&places, &counts) {
+            if let Some(f) = PairFilter::new(places.len(), |i| places[i], &counts) {
                 must_hold(&f, &places, &counts)?;
             }
         }
@@ -156,7 +162,7 @@ mod tests {
     fn rules_out_what_no_pair_tiles() {
         let raw: Vec<(usize, Bitboard)> = (0..40).map(|k| (k % 2, Bitboard(0b11 << k))).collect();
         let places = pieces(&raw);
-        let f = PairFilter::new(&places, &[1, 1]).expect("a band");
+        let f = PairFilter::new(places.len(), |i| places[i], &[1, 1]).expect("a band");
         assert_eq!(f.from, 0);
         // Dominoes of types 0 and 1 (they alternate) one cell apart: fine; three cells in a row
         // are no pair at all, and four are two dominoes of one type.

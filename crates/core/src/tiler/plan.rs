@@ -266,26 +266,28 @@ fn restrict<'a>(
         return None;
     }
     let ty = choose_restricted(types, all)?;
-    let bits = |cells: &[u32]| {
-        let mut b: Vec<u32> = cells.iter().map(|&c| bit_of[c as usize]).collect();
-        b.sort_unstable();
-        b
-    };
     let first = all.iter().position(|p| p.ty == ty)?;
     let mut reps = vec![None; all[first..].iter().take_while(|p| p.ty == ty).count()];
+    let size = types[ty].size;
+    // Per symmetry, the image's cells sorted (one buffer for all, reused), and the image's
+    // bits sorted.
+    let (mut cells, mut bits) = (vec![0u32; size * symmetries.len()], vec![0u32; size * symmetries.len()]);
     for (k, p) in all[first..first + reps.len()].iter().enumerate() {
-        let mut images: Vec<(Vec<u32>, u8)> = Vec::new();
         for (g, perm) in symmetries.iter().enumerate() {
-            let mut img: Vec<u32> = cells_of(p).iter().map(|&c| perm[c as usize]).collect();
-            img.sort_unstable();
-            if !images.iter().any(|(i, _)| *i == img) {
-                images.push((img, g as u8));
+            let (img, img_bits) = (&mut cells[g * size..][..size], &mut bits[g * size..][..size]);
+            for ((c, b), &from) in img.iter_mut().zip(img_bits.iter_mut()).zip(cells_of(p)) {
+                *c = perm[from as usize];
+                *b = bit_of[*c as usize];
             }
+            img.sort_unstable();
+            img_bits.sort_unstable();
         }
-        // Keep the placement iff it is the smallest of its orbit.
-        let own = bits(cells_of(p));
-        if images.iter().all(|(img, _)| own <= bits(img)) {
-            reps[k] = Some(images.into_iter().map(|(_, g)| g).collect());
+        // Keep the placement iff it is the smallest of its orbit (the identity comes first).
+        let own = &bits[..size];
+        if bits.chunks(size).all(|img| own <= img) {
+            let distinct = (0..symmetries.len())
+                .filter(|&g| !cells[..g * size].chunks(size).any(|c| *c == cells[g * size..][..size]));
+            reps[k] = Some(distinct.map(|g| g as u8).collect());
         }
     }
     Some(Restriction { ty, first, reps })

@@ -83,15 +83,6 @@ const POCKETS_LOG2: u32 = 14;
 /// Most memory of one search's dead-state table.
 const DEAD_BYTES: usize = 32 << 20;
 
-/// One placement of the fast engine.
-#[derive(Clone, Copy)]
-struct Place<B> {
-    mask: B,
-    /// The lines after the line of its last bit: those it leaves open.
-    open: B,
-    ty: usize,
-}
-
 /// The fast engine's tables for one cell-set representation `B`.
 pub(crate) struct Fast<B> {
     n_types: usize,
@@ -102,7 +93,14 @@ pub(crate) struct Fast<B> {
     fit: FitTables,
     /// Bits of the layout (at least 1).
     nbits: usize,
-    places: Vec<Place<B>>,
+    /// The placements' masks, filed by lowest bit, then type. (Apart from their types and open
+    /// lines: a node reads the mask and type of each candidate, the open lines only of those it
+    /// descends into, so the masks it reads share cache lines.)
+    masks: Vec<B>,
+    /// The placements' types.
+    tys: Vec<u8>,
+    /// The placements' open lines: the lines after the line of its last bit.
+    opens: Vec<B>,
     /// Plan placement index of each placement.
     ids: Vec<u32>,
     /// `open_after[bit]`: the lines after the line of `bit`. A placement whose last bit is `bit`
@@ -144,7 +142,9 @@ impl<B: CellBits> Fast<B> {
             start: !board,
             fit: FitTables::default(),
             nbits: plan.nbits.max(1),
-            places: Vec::new(),
+            masks: Vec::new(),
+            tys: Vec::new(),
+            opens: Vec::new(),
             ids: Vec::new(),
             open_after: (0..plan.nbits.max(1))
                 .map(|b| !B::below((b / plan.line.max(1) + 1) * plan.line.max(1)))
@@ -176,7 +176,7 @@ impl<B: CellBits> Fast<B> {
         }
         f.all_used = f.counts.iter().zip(&f.units).map(|(&c, &u)| u64::from(c) * u).sum();
         f.file_placements(plan, stop)?;
-        let span = f.places.iter().map(|p| p.mask.highest().unwrap_or(0) - p.mask.lowest().unwrap_or(0) + 1).max();
+        let span = f.masks.iter().map(|m| m.highest().unwrap_or(0) - m.lowest().unwrap_or(0) + 1).max();
         f.span = span.unwrap_or(1) as u32;
         Some(f)
     }
@@ -187,12 +187,9 @@ impl<B: CellBits> Fast<B> {
             if self.used_bits.is_none() || self.pieces < 3 {
                 return None;
             }
-            let pieces: Vec<Piece<B>> = self
-                .places
-                .iter()
-                .map(|p| Piece { mask: p.mask, unit: self.units[p.ty % MAX_TYPES], ty: p.ty })
-                .collect();
-            PairFilter::new(&pieces, &self.counts)
+            let ty = |i: usize| usize::from(self.tys[i]) % MAX_TYPES;
+            let piece = |i: usize| Piece { mask: self.masks[i], unit: self.units[ty(i)], ty: ty(i) };
+            PairFilter::new(self.masks.len(), piece, &self.counts)
         };
         self.pairs.get_or_init(make).as_ref()
     }
@@ -230,13 +227,14 @@ impl<B: CellBits> Fast<B> {
         // lists placements by type) type, then index.
         debug_assert!(plan.placements.windows(2).all(|w| w[0].ty <= w[1].ty));
         let kept = start[self.nbits];
-        self.places = vec![Place { mask: B::empty(), open: B::empty(), ty: 0 }; kept];
+        (self.masks, self.tys, self.opens) = (vec![B::empty(); kept], vec![0; kept], vec![B::empty(); kept]);
         self.ids = vec![0; kept];
         let mut next = start.clone();
         for (id, p) in plan.placements.iter().enumerate().filter(|&(id, _)| low_of[id] != u32::MAX) {
             let mask = mask_of(p);
             let at = &mut next[low_of[id] as usize];
-            self.places[*at] = Place { mask, open: self.open_after[mask.highest().unwrap_or(0)], ty: p.ty };
+            (self.masks[*at], self.tys[*at]) = (mask, p.ty as u8);
+            self.opens[*at] = self.open_after[mask.highest().unwrap_or(0)];
             self.ids[*at] = id as u32;
             *at += 1;
         }
@@ -244,7 +242,10 @@ impl<B: CellBits> Fast<B> {
         let mut list = Vec::new();
         for low in 0..self.nbits {
             list.clear();
-            list.extend(self.places[start[low]..start[low + 1]].iter().map(|p| (p.ty, p.mask)));
+            let range = start[low]..start[low + 1];
+            list.extend(
+                self.tys[range.clone()].iter().map(|&ty| usize::from(ty)).zip(self.masks[range].iter().copied()),
+            );
             self.fit.file(low, start[low], &list, self.n_types);
         }
         self.fit.finish(self.n_types);
@@ -255,7 +256,7 @@ impl<B: CellBits> Fast<B> {
     /// type in `avail`), and those that fit in it (see [`FitTables::first_fitting`]).
     #[inline(always)]
     fn fitting(&self, f: usize, occ: B, avail: u64) -> Option<(usize, u128)> {
-        self.fit.first_fitting(f, occ, avail, &|i| self.places[i].mask)
+        self.fit.first_fitting(f, occ, avail, &|i| self.masks[i])
     }
 
     /// Calls `visit` with every placement from [`Fast::fitting`]'s answer on, until it breaks.
@@ -267,7 +268,7 @@ impl<B: CellBits> Fast<B> {
         avail: u64,
         visit: impl FnMut(usize) -> ControlFlow<R>,
     ) -> ControlFlow<R> {
-        self.fit.for_each(at, (occ, avail, &|i| self.places[i].mask), visit)
+        self.fit.for_each(at, (occ, avail, &|i| self.masks[i]), visit)
     }
 
     /// Every placement that fits at the first free cell of `occ` (`None` when the board is full).
@@ -352,10 +353,10 @@ impl<B: CellBits> Fast<B> {
     fn replay(&self, prefix: &[u32]) -> (B, B, Vec<u32>) {
         let (mut occ, mut open, mut counts) = (self.start, !B::empty(), self.counts.clone());
         for &i in prefix {
-            let p = &self.places[i as usize];
-            occ |= p.mask;
-            open &= p.open;
-            counts[p.ty] -= 1;
+            let i = i as usize;
+            occ |= self.masks[i];
+            open &= self.opens[i];
+            counts[usize::from(self.tys[i])] -= 1;
         }
         (occ, open, counts)
     }
@@ -482,10 +483,10 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         // DEAD_BYTES (on big boards an entry holds a long occupancy: allocating and clearing a
         // huge table would cost more than the search it saves).
         let fit = (DEAD_BYTES / std::mem::size_of::<(B, u64)>()).ilog2();
-        let log2 = (t.places.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit));
+        let log2 = (t.masks.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit));
         // Pocket results likewise (both tables are written when made: small puzzles, searched
         // many times over, keep small tables).
-        let pockets_log2 = (t.places.len() * 8).next_power_of_two().trailing_zeros().clamp(10, POCKETS_LOG2);
+        let pockets_log2 = (t.masks.len() * 8).next_power_of_two().trailing_zeros().clamp(10, POCKETS_LOG2);
         let mut run = Run {
             t,
             counts: [0; MAX_TYPES],
@@ -511,7 +512,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         self.counts = [0; MAX_TYPES];
         self.counts[..counts.len()].copy_from_slice(counts);
         self.avail = avail_of(counts);
-        self.used = prefix.iter().map(|&i| self.t.units[self.t.places[i as usize].ty % MAX_TYPES]).sum();
+        self.used = prefix.iter().map(|&i| self.t.units[usize::from(self.t.tys[i as usize]) % MAX_TYPES]).sum();
         self.path[..prefix.len()].copy_from_slice(prefix);
         self.placed = prefix.len();
     }
@@ -567,10 +568,9 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             // one whose free cells start before the band is searched as usual.
             let (free, copies) = (!occ, t.all_used - self.used);
             t.each_fitting(at, occ, self.avail, |i| {
-                let p = &t.places[i];
-                let rest = free ^ p.mask;
+                let rest = free ^ t.masks[i];
                 if rest.lowest().unwrap_or(usize::MAX) < pairs.from
-                    || pairs.may_tile(rest, copies - t.units[p.ty % MAX_TYPES])
+                    || pairs.may_tile(rest, copies - t.units[usize::from(t.tys[i]) % MAX_TYPES])
                 {
                     self.child(occ, open, i, visit, budget)
                 } else {
@@ -632,8 +632,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
         let t = self.t;
-        let p = &t.places[i];
-        let (ty, next) = (p.ty % MAX_TYPES, occ | p.mask);
+        let (ty, next) = (usize::from(t.tys[i]) % MAX_TYPES, occ | t.masks[i]);
         // The types left below, worked out before anything is written: most children have
         // nothing that fits and are skipped without a call.
         let avail = if ONE || self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
@@ -654,7 +653,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         self.placed += 1;
         let flow = match at {
             None => self.found(visit),
-            Some(at) => self.dfs(next, open & p.open, at, visit, budget),
+            Some(at) => self.dfs(next, open & t.opens[i], at, visit, budget),
         };
         self.placed -= 1;
         self.used -= unit;
