@@ -5,13 +5,11 @@
 //! placements, unpruned and without symmetry breaking: this engine shares no search code with the
 //! fast one, which makes it the cross-check in tests, and it handles boards of any size.
 
-use std::ops::ControlFlow;
-
 use crate::exact_cover::{Bounds, ExactCover};
 use crate::runtime::{Budget, Outcome, Verdict};
 
 use crate::tiler::plan::Plan;
-use crate::tiler::search::Engine;
+use crate::tiler::search::{Engine, Visit};
 
 /// The exact-cover formulation of a plan.
 pub(crate) struct Dlx {
@@ -47,7 +45,8 @@ impl Engine for Dlx {
         _prefixes: &[Vec<u32>],
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
-        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        _labels: Option<&[char]>,
+        visit: &mut Visit<'_>,
     ) -> Outcome {
         // There is one prefix, the empty one: whoever takes it searches everything.
         if next().is_none() {
@@ -58,7 +57,7 @@ impl Engine for Dlx {
             // Options were added in placement order, so option k is placement k.
             ids.clear();
             ids.extend(options.iter().map(|&o| o as u32));
-            visit(&ids)
+            visit(&ids, &[])
         })
     }
 

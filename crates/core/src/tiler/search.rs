@@ -35,20 +35,26 @@ use crate::tiler::memo::{DeadStates, PocketResults, Window, pack_units};
 use crate::tiler::pairs::{PairFilter, Piece};
 use crate::tiler::plan::Plan;
 
+/// What an engine calls with each solution: its plan placement indices, and the label of every
+/// board cell when the run was asked for labels and the engine draws them (empty otherwise).
+pub(crate) type Visit<'v> = dyn FnMut(&[u32], &[char]) -> ControlFlow<()> + 'v;
+
 /// A search engine over a compiled puzzle. Searches can be split into independent prefixes (lists
 /// of the engine's own placement handles) for parallel workers.
 pub(crate) trait Engine: Send + Sync {
     /// Splits the search into at least `min` independent prefixes when the tree allows it.
     fn prefixes(&self, min: usize) -> Vec<Vec<u32>>;
     /// Searches below the prefixes that `next` hands out (indices into `prefixes`) until it has
-    /// no more, calling `visit` with each solution as plan placement indices. One call is one
-    /// worker's share: state worth keeping between prefixes is kept.
+    /// no more, calling `visit` with each solution as plan placement indices (and, if the
+    /// engine can, with its labels by board cell, given `labels`, the label of each type). One
+    /// call is one worker's share: state worth keeping between prefixes is kept.
     fn run(
         &self,
         prefixes: &[Vec<u32>],
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
-        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        labels: Option<&[char]>,
+        visit: &mut Visit<'_>,
     ) -> Outcome;
     /// Finds one solution (plan placement indices). Engines may randomise their order from
     /// `seed`, after trying their natural order first if `natural_first`; the verdict is
@@ -103,6 +109,10 @@ pub(crate) struct Fast<B> {
     opens: Vec<B>,
     /// Plan placement index of each placement.
     ids: Vec<u32>,
+    /// The board cell of each bit (`u32::MAX` for bits that are no cell).
+    cell_of_bit: Vec<u32>,
+    /// Board cells.
+    cells: usize,
     /// `open_after[bit]`: the lines after the line of `bit`. A placement whose last bit is `bit`
     /// leaves them open.
     open_after: Vec<B>,
@@ -146,6 +156,8 @@ impl<B: CellBits> Fast<B> {
             tys: Vec::new(),
             opens: Vec::new(),
             ids: Vec::new(),
+            cell_of_bit: cell_of_bit(&plan.bit_of, plan.nbits),
+            cells: plan.len(),
             open_after: (0..plan.nbits.max(1))
                 .map(|b| !B::below((b / plan.line.max(1) + 1) * plan.line.max(1)))
                 .collect(),
@@ -332,10 +344,15 @@ impl<B: CellBits> Fast<B> {
         prefixes: &[Vec<u32>],
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
-        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        labels: Option<&[char]>,
+        visit: &mut Visit<'_>,
     ) -> Outcome {
         let mut run = Run::<B, ONE>::new(self);
         run.pairs = self.pairs();
+        if let Some(labels) = labels {
+            run.labels = Some(labels);
+            run.board = vec![' '; self.cells];
+        }
         while let Some(k) = next() {
             if budget.expired() {
                 return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
@@ -360,6 +377,15 @@ impl<B: CellBits> Fast<B> {
         }
         (occ, open, counts)
     }
+}
+
+/// The board cell of each of `nbits` bits, from the bit of each cell (`u32::MAX`: no cell).
+fn cell_of_bit(bit_of: &[u32], nbits: usize) -> Vec<u32> {
+    let mut cell = vec![u32::MAX; nbits];
+    for (c, &b) in bit_of.iter().enumerate() {
+        cell[b as usize] = c as u32;
+    }
+    cell
 }
 
 /// The types with copies left.
@@ -397,12 +423,13 @@ impl<B: CellBits> Engine for Fast<B> {
         prefixes: &[Vec<u32>],
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
-        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        labels: Option<&[char]>,
+        visit: &mut Visit<'_>,
     ) -> Outcome {
         if self.counts.iter().all(|&c| c == 1) {
-            self.run_as::<true>(prefixes, next, budget, visit)
+            self.run_as::<true>(prefixes, next, budget, labels, visit)
         } else {
-            self.run_as::<false>(prefixes, next, budget, visit)
+            self.run_as::<false>(prefixes, next, budget, labels, visit)
         }
     }
 
@@ -423,7 +450,7 @@ impl<B: CellBits> Engine for Fast<B> {
             let flow = run.search(
                 occ,
                 open,
-                &mut |ids| {
+                &mut |ids, _| {
                     found = Some(ids.to_vec());
                     ControlFlow::Break(())
                 },
@@ -475,6 +502,9 @@ struct Run<'a, B, const ONE: bool> {
     shuffle: Option<Rng64>,
     /// The filter of pairs, when this search uses it (enumerations).
     pairs: Option<&'a PairFilter>,
+    /// The label of each type, when tilings are to be drawn; `board` holds the drawing.
+    labels: Option<&'a [char]>,
+    board: Vec<char>,
 }
 
 impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
@@ -502,6 +532,8 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             found: 0,
             shuffle: None,
             pairs: None,
+            labels: None,
+            board: Vec::new(),
         };
         run.reset(&t.counts, &[]);
         run
@@ -518,13 +550,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     }
 
     /// Searches below a node: every tiling that extends it is visited.
-    fn search(
-        &mut self,
-        occ: B,
-        open: B,
-        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
-        budget: &mut Budget,
-    ) -> ControlFlow<StopReason> {
+    fn search(&mut self, occ: B, open: B, visit: &mut Visit<'_>, budget: &mut Budget) -> ControlFlow<StopReason> {
         match (!occ).lowest() {
             None => self.found(visit),
             Some(f) => match self.t.fitting(f, occ, self.avail) {
@@ -542,7 +568,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         occ: B,
         open: B,
         at: (usize, usize, u128),
-        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        visit: &mut Visit<'_>,
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
         // Prune: a pocket cannot be filled, or the state is known dead (the pocket check first:
@@ -596,7 +622,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         occ: B,
         open: B,
         at: (usize, usize, u128),
-        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        visit: &mut Visit<'_>,
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
         let base = self.cand.len();
@@ -628,7 +654,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         occ: B,
         open: B,
         i: usize,
-        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        visit: &mut Visit<'_>,
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
         let t = self.t;
@@ -671,11 +697,21 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         self.pockets.get_or(occ & !open, || t.pockets_ok(occ, open))
     }
 
-    fn found(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> ControlFlow<StopReason> {
+    fn found(&mut self, visit: &mut Visit<'_>) -> ControlFlow<StopReason> {
         self.found += 1;
         self.ids.clear();
         self.ids.extend(self.path[..self.placed].iter().map(|&i| self.t.ids[i as usize]));
-        match visit(&self.ids) {
+        if let Some(labels) = self.labels {
+            // Drawn from the masks, which the search keeps in cache (the plan's lists of cells
+            // are cold by now: reading them cost a few cache misses a placement).
+            for &i in &self.path[..self.placed] {
+                let label = labels[usize::from(self.t.tys[i as usize])];
+                for bit in self.t.masks[i as usize].iter() {
+                    self.board[self.t.cell_of_bit[bit] as usize] = label;
+                }
+            }
+        }
+        match visit(&self.ids, &self.board) {
             ControlFlow::Continue(()) => ControlFlow::Continue(()),
             ControlFlow::Break(()) => ControlFlow::Break(StopReason::Visitor),
         }

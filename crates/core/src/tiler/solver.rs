@@ -232,8 +232,9 @@ impl Tiler {
         let (accs, outcome) = self.drive(
             threads,
             budget,
+            None,
             || (0u64, 0u64, None),
-            |acc, ids| {
+            |acc, ids, _| {
                 let found = self.found(ids);
                 let k = found.reps.len() as u64;
                 acc.0 += k;
@@ -266,8 +267,9 @@ impl Tiler {
         let (_, outcome) = self.drive(
             1,
             budget,
+            None,
             || (),
-            |_, ids| {
+            |_, ids, _| {
                 let found = self.found(ids);
                 let mut visit = visit.lock().unwrap_or_else(|e| e.into_inner());
                 for &g in found.reps {
@@ -291,7 +293,7 @@ impl Tiler {
         I: Fn() -> A + Sync,
         F: Fn(&mut A, &Solution) -> ControlFlow<()> + Sync,
     {
-        self.drive(threads, budget, init, |acc, ids| {
+        self.drive(threads, budget, None, init, |acc, ids, _| {
             let found = self.found(ids);
             for &g in found.reps {
                 fold(acc, &self.image(&found.sol, g))?;
@@ -310,14 +312,20 @@ impl Tiler {
         F: Fn(&mut A, &[char]) -> ControlFlow<()> + Sync,
     {
         let n = self.plan.len();
-        // Each worker keeps two buffers: the labels as found, and an image of them.
+        let labels: Vec<char> = self.plan.types.iter().map(|t| t.label).collect();
+        // Each worker keeps two buffers: the labels as found (when the engine does not draw
+        // them), and an image of them.
         let with_buffers = || (init(), vec![' '; n], vec![' '; n]);
-        let (accs, outcome) = self.drive(threads, budget, with_buffers, |(acc, found, image), ids| {
-            for &id in ids {
-                let p = &self.plan.placements[id as usize];
-                let label = self.plan.types[p.ty].label;
-                self.plan.cells_of(p).iter().for_each(|&c| found[c as usize] = label);
-            }
+        let drive = |(acc, found, image): &mut (A, Vec<char>, Vec<char>), ids: &[u32], drawn: &[char]| {
+            let found: &[char] = if drawn.is_empty() {
+                for &id in ids {
+                    let p = &self.plan.placements[id as usize];
+                    self.plan.cells_of(p).iter().for_each(|&c| found[c as usize] = labels[p.ty]);
+                }
+                found
+            } else {
+                drawn
+            };
             for &g in self.reps(ids) {
                 if g == 0 {
                     fold(acc, found)?;
@@ -329,7 +337,8 @@ impl Tiler {
                 }
             }
             ControlFlow::Continue(())
-        });
+        };
+        let (accs, outcome) = self.drive(threads, budget, Some(&labels), with_buffers, drive);
         (accs.into_iter().map(|a| a.0).collect(), outcome)
     }
 
@@ -374,12 +383,21 @@ impl Tiler {
         self.plan.cells.iter().zip(&s.types).map(|(&(c, r), &t)| (c, r, self.plan.types[t as usize].label)).collect()
     }
 
-    /// Runs the engine over prefixes split among workers; `on_found` sees each found tiling.
-    fn drive<A, I, F>(&self, threads: usize, budget: &Budget, init: I, on_found: F) -> (Vec<A>, Outcome)
+    /// Runs the engine over prefixes split among workers; `on_found` sees each found tiling (and
+    /// its labels by board cell if `labels`, the label of each type, is given and the engine
+    /// draws them; otherwise an empty list).
+    fn drive<A, I, F>(
+        &self,
+        threads: usize,
+        budget: &Budget,
+        labels: Option<&[char]>,
+        init: I,
+        on_found: F,
+    ) -> (Vec<A>, Outcome)
     where
         A: Send,
         I: Fn() -> A + Sync,
-        F: Fn(&mut A, &[u32]) -> ControlFlow<()> + Sync,
+        F: Fn(&mut A, &[u32], &[char]) -> ControlFlow<()> + Sync,
     {
         if !self.plan.areas_match() {
             return (vec![init()], Outcome::Complete);
@@ -397,7 +415,7 @@ impl Tiler {
         let workers = threads.min(prefixes.len()).max(1);
         let stopped = Mutex::new(None::<StopReason>);
         let work = |acc: &mut A, _: usize, b: &mut Budget| {
-            let outcome = self.engine.run(&prefixes, &next, b, &mut |ids| on_found(acc, ids));
+            let outcome = self.engine.run(&prefixes, &next, b, labels, &mut |ids, drawn| on_found(acc, ids, drawn));
             if let Outcome::Stopped(r) = outcome {
                 let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());
                 // Keep the root cause, not the cancellations it caused.
