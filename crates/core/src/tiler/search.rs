@@ -589,20 +589,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         } else if self.placed + 3 == t.pieces
             && let Some(pairs) = self.pairs
         {
-            // Three pieces left: a child whose free cells start in the filter's band goes on
-            // only if the filter lets them through (hot: one load a child, nothing placed);
-            // one whose free cells start before the band is searched as usual.
-            let (free, copies) = (!occ, t.all_used - self.used);
-            t.each_fitting(at, occ, self.avail, |i| {
-                let rest = free ^ t.masks[i];
-                if rest.lowest().unwrap_or(usize::MAX) < pairs.from
-                    || pairs.may_tile(rest, copies - t.units[usize::from(t.tys[i]) % MAX_TYPES])
-                {
-                    self.child(occ, open, i, visit, budget)
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })
+            self.three_left(occ, open, at, pairs, visit, budget)
         } else {
             t.each_fitting(at, occ, self.avail, |i| self.child(occ, open, i, visit, budget))
         };
@@ -614,6 +601,47 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             d.insert(occ, at.0, self.used);
         }
         flow
+    }
+
+    /// The children of a node with three pieces left, in an enumeration with the filter of
+    /// pairs: a child whose free cells start in the filter's band goes on only if the filter lets
+    /// them through (hot: one load a child, nothing placed); one whose free cells start before
+    /// the band is searched as usual.
+    #[inline(always)]
+    fn three_left(
+        &mut self,
+        occ: B,
+        open: B,
+        at: (usize, usize, u128),
+        pairs: &PairFilter,
+        visit: &mut Visit<'_>,
+        budget: &mut Budget,
+    ) -> ControlFlow<StopReason> {
+        let t = self.t;
+        let (free, copies) = (!occ, t.all_used - self.used);
+        t.each_fitting(at, occ, self.avail, |i| {
+            let rest = free ^ t.masks[i];
+            if rest.lowest().unwrap_or(usize::MAX) < pairs.from
+                || pairs.may_tile(rest, copies - t.units[usize::from(t.tys[i]) % MAX_TYPES])
+            {
+                self.child_out_of_line(occ, open, i, visit, budget)
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+    }
+
+    /// [`Run::child`], called (few children get past the filter of pairs).
+    #[inline(never)]
+    fn child_out_of_line(
+        &mut self,
+        occ: B,
+        open: B,
+        i: usize,
+        visit: &mut Visit<'_>,
+        budget: &mut Budget,
+    ) -> ControlFlow<StopReason> {
+        self.child(occ, open, i, visit, budget)
     }
 
     /// The children of a node in a random order.
@@ -679,6 +707,20 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         self.placed += 1;
         let flow = match at {
             None => self.found(visit),
+            // A child with three pieces left in an enumeration: its loop runs here, without a
+            // call (it has no pruning of its own to do, and there are many such children).
+            Some(at)
+                if self.placed + 3 == t.pieces
+                    && self.shuffle.is_none()
+                    && let Some(pairs) = self.pairs =>
+            {
+                self.nodes += 1;
+                if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
+                    ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled))
+                } else {
+                    self.three_left(next, open & t.opens[i], at, pairs, visit, budget)
+                }
+            }
             Some(at) => self.dfs(next, open & t.opens[i], at, visit, budget),
         };
         self.placed -= 1;
