@@ -606,8 +606,8 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     /// The children of a node with three pieces left, in an enumeration with the filter of
     /// pairs: a child whose free cells start in the filter's band goes on only if the filter lets
     /// them through (hot: one load a child, nothing placed); one whose free cells start before
-    /// the band is searched as usual.
-    #[inline(always)]
+    /// the band is searched as usual. (Out of line: one copy, whose loop keeps the probe in.)
+    #[inline(never)]
     fn three_left(
         &mut self,
         occ: B,
