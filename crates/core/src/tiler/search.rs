@@ -707,8 +707,8 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         self.placed += 1;
         let flow = match at {
             None => self.found(visit),
-            // A child with three pieces left in an enumeration: its loop runs here, without a
-            // call (it has no pruning of its own to do, and there are many such children).
+            // A child with three pieces left in an enumeration goes straight to its loop (it
+            // has no pruning of its own to do, and there are many such children).
             Some(at)
                 if self.placed + 3 == t.pieces
                     && self.shuffle.is_none()
