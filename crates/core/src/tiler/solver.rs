@@ -316,7 +316,7 @@ impl Tiler {
         // Each worker keeps two buffers: the labels as found (when the engine does not draw
         // them), and an image of them.
         let with_buffers = || (init(), vec![' '; n], vec![' '; n]);
-        let drive = |(acc, found, image): &mut (A, Vec<char>, Vec<char>), ids: &[u32], drawn: &[char]| {
+        let on_found = |(acc, found, image): &mut (A, Vec<char>, Vec<char>), ids: &[u32], drawn: &[char]| {
             let found: &[char] = if drawn.is_empty() {
                 for &id in ids {
                     let p = &self.plan.placements[id as usize];
@@ -338,7 +338,7 @@ impl Tiler {
             }
             ControlFlow::Continue(())
         };
-        let (accs, outcome) = self.drive(threads, budget, Some(&labels), with_buffers, drive);
+        let (accs, outcome) = self.drive(threads, budget, Some(&labels), with_buffers, on_found);
         (accs.into_iter().map(|a| a.0).collect(), outcome)
     }
 
