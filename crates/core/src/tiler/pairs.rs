@@ -1,4 +1,4 @@
-//! The last two pieces: a filter of the regions that two placements tile.
+//! The last two or three pieces: filters of the regions that two or three placements tile.
 //!
 //! Deep in a fill-the-first-cell search most of the work is at its end: with three pieces left,
 //! each child placement leaves a region of two pieces' cells, and almost always the last two
@@ -15,6 +15,14 @@
 //!
 //! A region the filter rules out cannot be tiled by the two pieces left; a region it lets
 //! through is searched as usual, so a false positive costs time, never a tiling.
+//!
+//! The same filter one level up holds the regions that three disjoint placements tile, for
+//! nodes with four pieces left, when the band has few such triples (meteor: 12k disjoint pairs
+//! and 27k triples in its band of 420 placements; it lets 39k of 124k children through, and the
+//! probes of the filter of pairs fall from 188k to 33k. The pentominoes' bands hold far more
+//! triples, and they do without).
+
+use std::ops::ControlFlow;
 
 use crate::bits::CellBits;
 
@@ -25,12 +33,12 @@ const BAND: usize = 500;
 /// Log2 of the most words of the filter (2^12 words: 32 KB, 4 to 6 keys a word for meteor).
 const MAX_WORDS_LOG2: u32 = 12;
 
-/// A filter of the (region, copies used) that two disjoint placements cover, for the regions
-/// whose first cell is at least [`PairFilter::from`].
+/// A filter of the (region, copies used) that two (or three) disjoint placements cover, for the
+/// regions whose first cell is at least [`PairFilter::from`].
 pub(crate) struct PairFilter {
     words: Vec<u64>,
     shift: u32,
-    /// Every pair of placements whose lowest bits are both at least this was entered.
+    /// Every pair (or triple) of placements whose lowest bits are all at least this was entered.
     pub(crate) from: usize,
 }
 
@@ -44,37 +52,94 @@ pub(crate) struct Piece<B> {
     pub(crate) ty: usize,
 }
 
-impl PairFilter {
-    /// The filter of the pairs of the `n` placements that `piece` gives (sorted by lowest bit)
-    /// in the band of the last bits holding at most [`BAND`] of them; two copies of one type
-    /// are paired only if `counts` has two. `None` if the band would be empty.
+/// The filters of the regions that the last two and the last three pieces tile.
+pub(crate) struct Filters {
+    pub(crate) pairs: PairFilter,
+    /// Only while the triples are few (see [`TRIPLE_KEYS`]).
+    pub(crate) triples: Option<PairFilter>,
+}
+
+/// Log2 of the words of the filter of triples (2^13 words: 64 KB; meteor has 27k triples).
+const TRIPLE_WORDS_LOG2: u32 = 13;
+
+/// Most triples entered (four keys a word): past them the filter would let most regions through,
+/// and listing them would cost more than it saves (the pentominoes have 20k to 40k disjoint pairs
+/// in their bands and far more triples; meteor 12k pairs and 27k triples). A band with more than
+/// half as many disjoint pairs gets no filter of triples.
+const TRIPLE_KEYS: usize = 4 << TRIPLE_WORDS_LOG2;
+
+impl Filters {
+    /// The filters of the pairs and of the triples of the `n` placements that `piece` gives
+    /// (sorted by lowest bit) in the band of the last bits holding at most [`BAND`] of them;
+    /// copies of one type go together only as far as `counts` has them. `None` if the band
+    /// would be empty.
     pub(crate) fn new<B: CellBits>(n: usize, piece: impl Fn(usize) -> Piece<B>, counts: &[u32]) -> Option<Self> {
-        // The band: the last bits, whole, as long as they hold at most BAND placements.
-        let lowest = |i: usize| piece(i).mask.lowest();
-        let mut start = n;
-        while start > 0 && n - start < BAND {
-            let low = lowest(start - 1);
-            let (mut lo, mut hi) = (0, start);
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                if lowest(mid) < low { lo = mid + 1 } else { hi = mid }
-            }
-            if n - lo > BAND {
-                break;
-            }
-            start = lo;
-        }
-        if start == n {
-            return None;
-        }
-        let band: Vec<Piece<B>> = (start..n).map(piece).collect();
-        // About one key in six pairs of the band is a disjoint pair; three keys a word.
-        let log2 = ((band.len() * band.len() / 36).max(64)).next_power_of_two().trailing_zeros().min(MAX_WORDS_LOG2);
+        let band = band(n, &piece)?;
+        let band: Vec<Piece<B>> = band.map(piece).collect();
         let from = band[0].mask.lowest().unwrap_or(0);
-        let mut filter = PairFilter { words: vec![0; 1 << log2], shift: 64 - log2, from };
-        // Most pairs overlap (meteor: 125k pairs, 12k disjoint ones): rather than testing every
-        // pair, each placement gathers the placements that share a cell with it from a set per
-        // cell (one bit a placement of the band), and only the others are visited.
+        // About one key in six pairs of the band is a disjoint pair; three keys a word.
+        let log2 = (band.len() * band.len() / 36).max(64).next_power_of_two().trailing_zeros().min(MAX_WORDS_LOG2);
+        let mut pairs = PairFilter::empty(log2, from);
+        let sets = Meets::new(&band, from);
+        let mut entered = 0;
+        let _ = sets.each_pair(&band, counts, false, |a, b, _| {
+            pairs.insert(a.mask | b.0.mask, a.unit + b.0.unit);
+            entered += 1;
+            ControlFlow::Continue(())
+        });
+        let triples = (entered <= TRIPLE_KEYS / 2).then(|| triples(&band, &sets, counts, from)).flatten();
+        Some(Filters { pairs, triples })
+    }
+}
+
+/// The filter of the triples of the band, unless there are more than [`TRIPLE_KEYS`].
+fn triples<B: CellBits>(band: &[Piece<B>], sets: &Meets, counts: &[u32], from: usize) -> Option<PairFilter> {
+    let mut triples = PairFilter::empty(TRIPLE_WORDS_LOG2, from);
+    let mut entered = 0;
+    let flow = sets.each_pair(band, counts, true, |a, b, meets| {
+        for c in sets.after(meets, b.1).map(|l| &band[l]) {
+            let (a, b) = (a, b.0);
+            if counts[c.ty] > u32::from(a.ty == c.ty) + u32::from(b.ty == c.ty) {
+                triples.insert(a.mask | b.mask | c.mask, a.unit + b.unit + c.unit);
+                entered += 1;
+            }
+        }
+        if entered > TRIPLE_KEYS { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    });
+    flow.is_continue().then_some(triples)
+}
+
+/// The band: the indices of the last bits' placements, whole bits, as long as they hold at most
+/// [`BAND`] placements (`None` if there is none).
+fn band<B: CellBits>(n: usize, piece: &impl Fn(usize) -> Piece<B>) -> Option<std::ops::Range<usize>> {
+    let lowest = |i: usize| piece(i).mask.lowest();
+    let mut start = n;
+    while start > 0 && n - start < BAND {
+        let low = lowest(start - 1);
+        let (mut lo, mut hi) = (0, start);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if lowest(mid) < low { lo = mid + 1 } else { hi = mid }
+        }
+        if n - lo > BAND {
+            break;
+        }
+        start = lo;
+    }
+    (start < n).then_some(start..n)
+}
+
+/// For each bit of the band, the set of the band's placements that cover it (one bit a
+/// placement, `words` words a set).
+struct Meets {
+    words: usize,
+    from: usize,
+    covering: Vec<u64>,
+    len: usize,
+}
+
+impl Meets {
+    fn new<B: CellBits>(band: &[Piece<B>], from: usize) -> Self {
         let words = band.len().div_ceil(64);
         let top = band.iter().filter_map(|p| p.mask.highest()).max().unwrap_or(from);
         let mut covering = vec![0u64; (top + 1 - from) * words];
@@ -83,29 +148,73 @@ impl PairFilter {
                 covering[(bit - from) * words + j / 64] |= 1 << (j % 64);
             }
         }
-        let mut meets = vec![0u64; words];
+        Meets { words, from, covering, len: band.len() }
+    }
+
+    /// Adds the placements that meet `mask` to `meets`.
+    fn add<B: CellBits>(&self, mask: B, meets: &mut [u64]) {
+        for bit in mask.iter() {
+            let cell = &self.covering[(bit - self.from) * self.words..][..self.words];
+            meets.iter_mut().zip(cell).for_each(|(m, &c)| *m |= c);
+        }
+    }
+
+    /// Calls `visit` with every disjoint pair of the band (`a` before `b`, with `b`'s index)
+    /// whose copies `counts` allows, and (if `both`; else those that meet `a`) the placements
+    /// that meet either, until it breaks. Most
+    /// pairs overlap (meteor: 88k pairs, 12k disjoint ones): rather than testing every pair, each
+    /// placement gathers the placements that share a cell with it from the sets of its cells,
+    /// and only the others are visited.
+    fn each_pair<B: CellBits>(
+        &self,
+        band: &[Piece<B>],
+        counts: &[u32],
+        both: bool,
+        mut visit: impl FnMut(&Piece<B>, (&Piece<B>, usize), &[u64]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let (mut meets_a, mut meets_ab) = (vec![0u64; self.words], vec![0u64; self.words]);
         for (k, a) in band.iter().enumerate() {
-            meets.fill(0);
-            for bit in a.mask.iter() {
-                let cell = &covering[(bit - from) * words..][..words];
-                meets.iter_mut().zip(cell).for_each(|(m, &c)| *m |= c);
-            }
-            // Only placements after `a` (each pair once; `a` meets itself).
-            for (w, &m) in meets.iter().enumerate().skip(k / 64) {
-                let mut apart = !m & if w == k / 64 { !0 << (k % 64) } else { !0 };
-                if w == words - 1 && !band.len().is_multiple_of(64) {
-                    apart &= (1 << (band.len() % 64)) - 1;
-                }
-                while apart != 0 {
-                    let b = &band[w * 64 + apart.trailing_zeros() as usize];
-                    apart &= apart - 1;
-                    if a.ty != b.ty || counts[a.ty] > 1 {
-                        filter.insert(a.mask | b.mask, a.unit + b.unit);
+            meets_a.fill(0);
+            self.add(a.mask, &mut meets_a);
+            for j in self.after(&meets_a, k) {
+                let b = &band[j];
+                if counts[b.ty] > u32::from(a.ty == b.ty) {
+                    if !both {
+                        visit(a, (b, j), &meets_a)?;
+                        continue;
                     }
+                    meets_ab.copy_from_slice(&meets_a);
+                    self.add(b.mask, &mut meets_ab);
+                    visit(a, (b, j), &meets_ab)?;
                 }
             }
         }
-        Some(filter)
+        ControlFlow::Continue(())
+    }
+
+    /// The placements after `k` outside `meets` (which holds `k`: a placement meets itself).
+    fn after<'m>(&self, meets: &'m [u64], k: usize) -> impl Iterator<Item = usize> + 'm {
+        let (len, last) = (self.len, self.words - 1);
+        meets.iter().enumerate().skip(k / 64).flat_map(move |(w, &m)| {
+            let mut apart = !m & if w == k / 64 { !0 << (k % 64) } else { !0 };
+            if w == last && !len.is_multiple_of(64) {
+                apart &= (1 << (len % 64)) - 1;
+            }
+            std::iter::from_fn(move || {
+                (apart != 0).then(|| {
+                    let l = w * 64 + apart.trailing_zeros() as usize;
+                    apart &= apart - 1;
+                    l
+                })
+            })
+        })
+    }
+}
+
+impl PairFilter {
+    /// An empty filter of `2^log2` words for regions from bit `from` on.
+    fn empty(log2: u32, from: usize) -> Self {
+        PairFilter { words: vec![0; 1 << log2], shift: 64 - log2, from }
     }
 
     /// The word and the three bits of a key.
@@ -123,8 +232,9 @@ impl PairFilter {
         self.words[w] |= bits;
     }
 
-    /// Whether two placements with `copies` (packed copies used) may tile `region`, whose
-    /// lowest bit must be at least [`PairFilter::from`]: `false` means they cannot.
+    /// Whether the placements of the filter (two, or three) with `copies` (packed copies used)
+    /// may tile `region`, whose lowest bit must be at least [`PairFilter::from`]: `false` means
+    /// they cannot.
     #[inline(always)]
     pub(crate) fn may_tile<B: CellBits>(&self, region: B, copies: u64) -> bool {
         let (w, bits) = self.probe(region, copies);
@@ -170,15 +280,73 @@ mod tests {
             // Sparse masks (an eighth of the bits) so that many pairs are disjoint.
             let narrow: Vec<(usize, Bitboard)> = raw.iter().map(|&(t, m)| (t, Bitboard(m & m >> 1 & m >> 2))).collect();
             let places = pieces(&narrow);
-            if let Some(f) = PairFilter::new(places.len(), |i| places[i], &counts) {
-                must_hold(&f, &places, &counts)?;
+            if let Some(f) = Filters::new(places.len(), |i| places[i], &counts) {
+                must_hold(&f.pairs, &places, &counts)?;
             }
             let wide: Vec<(usize, WideBits<2>)> =
                 raw.iter().map(|&(t, m)| (t, WideBits([m & m >> 1 & m >> 2, m.rotate_left(7) & m >> 3]))).collect();
             let places = pieces(&wide);
-            if let Some(f) = PairFilter::new(places.len(), |i| places[i], &counts) {
-                must_hold(&f, &places, &counts)?;
+            if let Some(f) = Filters::new(places.len(), |i| places[i], &counts) {
+                must_hold(&f.pairs, &places, &counts)?;
             }
+        }
+    }
+
+    /// The filters hold exactly the keys of the band's disjoint pairs and triples that the copies
+    /// allow: their words are those of filters filled by trying every pair and triple.
+    fn same_as_every_pair_and_triple<B: CellBits>(places: &[Piece<B>], counts: &[u32]) -> Result<(), TestCaseError> {
+        let Some(f) = Filters::new(places.len(), |i| places[i], counts) else { return Ok(()) };
+        let band = &places[band(places.len(), &|i| places[i]).expect("a band")];
+        let like = |p: &PairFilter| PairFilter::empty(p.words.len().trailing_zeros(), p.from);
+        let mut pairs = like(&f.pairs);
+        let mut triples = PairFilter::empty(TRIPLE_WORDS_LOG2, f.pairs.from);
+        let mut entered = 0;
+        let allowed = |tys: &[usize]| tys.iter().all(|&t| tys.iter().filter(|&&u| u == t).count() as u32 <= counts[t]);
+        for (i, a) in band.iter().enumerate() {
+            for (j, b) in band.iter().enumerate().skip(i + 1) {
+                if a.mask.intersects(b.mask) || !allowed(&[a.ty, b.ty]) {
+                    continue;
+                }
+                pairs.insert(a.mask | b.mask, a.unit + b.unit);
+                for c in &band[j + 1..] {
+                    if !c.mask.intersects(a.mask | b.mask) && allowed(&[a.ty, b.ty, c.ty]) {
+                        triples.insert(a.mask | b.mask | c.mask, a.unit + b.unit + c.unit);
+                        entered += 1;
+                    }
+                }
+            }
+        }
+        prop_assert_eq!(&f.pairs.words, &pairs.words, "pairs");
+        // The filter of triples exists exactly when they are few, and then holds them all.
+        let few = pairs_entered(band, counts) <= TRIPLE_KEYS / 2 && entered <= TRIPLE_KEYS;
+        prop_assert_eq!(f.triples.as_ref().map(|t| &t.words), few.then_some(&triples.words), "triples");
+        Ok(())
+    }
+
+    /// The disjoint pairs of the band that the copies allow, counted by trying every pair.
+    fn pairs_entered<B: CellBits>(band: &[Piece<B>], counts: &[u32]) -> usize {
+        let mut n = 0;
+        for (i, a) in band.iter().enumerate() {
+            for b in &band[i + 1..] {
+                n += usize::from(!a.mask.intersects(b.mask) && (a.ty != b.ty || counts[a.ty] > 1));
+            }
+        }
+        n
+    }
+
+    proptest! {
+        /// The filters are built from exactly the right pairs and triples (narrow and wide
+        /// boards, bands of one word of placements and of several).
+        #[test]
+        fn enter_exactly_the_disjoint_pairs_and_triples(
+            raw in proptest::collection::vec((0usize..5, any::<u64>()), 1..160),
+            counts in proptest::collection::vec(1u32..4, 5),
+        ) {
+            let narrow: Vec<(usize, Bitboard)> = raw.iter().map(|&(t, m)| (t, Bitboard(m & m >> 1 & m >> 2))).collect();
+            same_as_every_pair_and_triple(&pieces(&narrow), &counts)?;
+            let wide: Vec<(usize, WideBits<2>)> =
+                raw.iter().map(|&(t, m)| (t, WideBits([m & m >> 1 & m >> 2, m.rotate_left(7) & m >> 3]))).collect();
+            same_as_every_pair_and_triple(&pieces(&wide), &counts)?;
         }
     }
 
@@ -187,7 +355,7 @@ mod tests {
     fn rules_out_what_no_pair_tiles() {
         let raw: Vec<(usize, Bitboard)> = (0..40).map(|k| (k % 2, Bitboard(0b11 << k))).collect();
         let places = pieces(&raw);
-        let f = PairFilter::new(places.len(), |i| places[i], &[1, 1]).expect("a band");
+        let f = Filters::new(places.len(), |i| places[i], &[1, 1]).expect("a band").pairs;
         assert_eq!(f.from, 0);
         // Dominoes of types 0 and 1 (they alternate) one cell apart: fine; three cells in a row
         // are no pair at all, and four are two dominoes of one type.

@@ -8,7 +8,7 @@
 //! set. A node gathers its children's candidates before calling them: a child with none is never
 //! called.
 //!
-//! Three prunings:
+//! Four prunings:
 //! * *Pockets.* The lines that no placed piece touches yet are open. A flood from the open lines
 //!   walks back into the few lines the placed pieces reach; every free cell it cannot reach is in
 //!   a closed pocket, whose size must be a sum of piece sizes. Placements that close off such a
@@ -18,10 +18,11 @@
 //!   copies used, not on the path; a table remembers states whose subtree held no tiling (see
 //!   [`DeadStates`], keyed by the first free cell and the bits after it when they are few). It
 //!   is read in every call above the last three pieces, after the pocket check.
-//! * *The last two pieces* (in enumerations). At a node with three pieces left, a candidate whose
-//!   free cells start in the band of a filter of the regions that pairs of placements tile is
-//!   placed only if the filter lets them through (see [`PairFilter`]): one load instead of a
-//!   placement, a call and two more levels of search.
+//! * *The last two (three) pieces* (in enumerations). At a node with three (four) pieces left, a
+//!   candidate whose free cells start in the band of a filter of the regions that pairs
+//!   (triples) of placements tile is placed only if the filter lets them through (see
+//!   [`PairFilter`]): one load instead of a placement, a call and two (three) more levels of
+//!   search. The filter of triples is made only when the band's triples are few (meteor: 27k).
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
@@ -32,7 +33,7 @@ use crate::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
 
 use crate::tiler::fit::FitTables;
 use crate::tiler::memo::{DeadStates, PocketResults, Window, pack_units};
-use crate::tiler::pairs::{PairFilter, Piece};
+use crate::tiler::pairs::{Filters, PairFilter, Piece};
 use crate::tiler::plan::Plan;
 
 /// What an engine calls with each solution: its plan placement indices, and the label of every
@@ -129,9 +130,10 @@ pub(crate) struct Fast<B> {
     /// Flood steps: `(k, bits whose neighbour is k bits lower)`.
     down: [(u32, B); STEPS],
     fillable: Vec<bool>,
-    /// The regions the last two pieces may tile (when copies used pack into a word), made by
-    /// the first enumeration: a search for one tiling often ends before it would pay.
-    pairs: OnceLock<Option<PairFilter>>,
+    /// The regions the last two and the last three pieces may tile (when copies used pack into
+    /// a word), made by the first enumeration: a search for one tiling often ends before they
+    /// would pay.
+    filters: OnceLock<Option<Filters>>,
     /// Packed copies of all pieces.
     all_used: u64,
     /// Bits the longest placement spans (highest minus lowest bit plus one): a node's
@@ -168,7 +170,7 @@ impl<B: CellBits> Fast<B> {
             up: [(0, B::empty()); STEPS],
             down: [(0, B::empty()); STEPS],
             fillable: plan.fillable.clone(),
-            pairs: OnceLock::new(),
+            filters: OnceLock::new(),
             all_used: 0,
             span: 0,
         };
@@ -193,17 +195,17 @@ impl<B: CellBits> Fast<B> {
         Some(f)
     }
 
-    /// The filter of pairs, made on first use.
-    fn pairs(&self) -> Option<&PairFilter> {
+    /// The filters of pairs and triples, made on first use.
+    fn filters(&self) -> Option<&Filters> {
         let make = || {
             if self.used_bits.is_none() || self.pieces < 3 {
                 return None;
             }
             let ty = |i: usize| usize::from(self.tys[i]) % MAX_TYPES;
             let piece = |i: usize| Piece { mask: self.masks[i], unit: self.units[ty(i)], ty: ty(i) };
-            PairFilter::new(self.masks.len(), piece, &self.counts)
+            Filters::new(self.masks.len(), piece, &self.counts)
         };
-        self.pairs.get_or_init(make).as_ref()
+        self.filters.get_or_init(make).as_ref()
     }
 
     /// Keeps the placements worth trying and files them by lowest bit and type; `None` if
@@ -348,7 +350,8 @@ impl<B: CellBits> Fast<B> {
         visit: &mut Visit<'_>,
     ) -> Outcome {
         let mut run = Run::<B, ONE>::new(self);
-        run.pairs = self.pairs();
+        let filters = self.filters();
+        (run.pairs, run.triples) = (filters.map(|f| &f.pairs), filters.and_then(|f| f.triples.as_ref()));
         if let Some(labels) = labels {
             run.labels = Some(labels);
             run.board = vec![' '; self.cells];
@@ -500,8 +503,9 @@ struct Run<'a, B, const ONE: bool> {
     found: u64,
     /// When set, each node tries its candidates in a random order.
     shuffle: Option<Rng64>,
-    /// The filter of pairs, when this search uses it (enumerations).
+    /// The filters of pairs and triples, when this search uses them (enumerations).
     pairs: Option<&'a PairFilter>,
+    triples: Option<&'a PairFilter>,
     /// The label of each type, when tilings are to be drawn; `board` holds the drawing.
     labels: Option<&'a [char]>,
     board: Vec<char>,
@@ -532,6 +536,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             found: 0,
             shuffle: None,
             pairs: None,
+            triples: None,
             labels: None,
             board: Vec::new(),
         };
@@ -586,10 +591,12 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         let (t, found_before) = (self.t, self.found);
         let flow = if self.shuffle.is_some() {
             self.shuffled(occ, open, at, visit, budget)
-        } else if self.placed + 3 == t.pieces
-            && let Some(pairs) = self.pairs
-        {
-            self.three_left(occ, open, at, pairs, visit, budget)
+        } else if let Some(filter) = match t.pieces - self.placed {
+            3 => self.pairs,
+            4 => self.triples,
+            _ => None,
+        } {
+            self.filtered(occ, open, at, filter, visit, budget)
         } else {
             t.each_fitting(at, occ, self.avail, |i| self.child(occ, open, i, visit, budget))
         };
@@ -603,17 +610,18 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         flow
     }
 
-    /// The children of a node with three pieces left, in an enumeration with the filter of
-    /// pairs: a child whose free cells start in the filter's band goes on only if the filter lets
-    /// them through (hot: one load a child, nothing placed); one whose free cells start before
-    /// the band is searched as usual. (Out of line: one copy, whose loop keeps the probe in.)
+    /// The children of a node with three (four) pieces left, in an enumeration with the filter
+    /// of pairs (triples): a child whose free cells start in the filter's band goes on only if
+    /// the filter lets them through (hot: one load a child, nothing placed); one whose free cells
+    /// start before the band is searched as usual. (Out of line: one copy, whose loop keeps the
+    /// probe in.)
     #[inline(never)]
-    fn three_left(
+    fn filtered(
         &mut self,
         occ: B,
         open: B,
         at: (usize, usize, u128),
-        pairs: &PairFilter,
+        filter: &PairFilter,
         visit: &mut Visit<'_>,
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
@@ -621,8 +629,8 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         let (free, copies) = (!occ, t.all_used - self.used);
         t.each_fitting(at, occ, self.avail, |i| {
             let rest = free ^ t.masks[i];
-            if rest.lowest().unwrap_or(usize::MAX) < pairs.from
-                || pairs.may_tile(rest, copies - t.units[usize::from(t.tys[i]) % MAX_TYPES])
+            if rest.lowest().unwrap_or(usize::MAX) < filter.from
+                || filter.may_tile(rest, copies - t.units[usize::from(t.tys[i]) % MAX_TYPES])
             {
                 self.child_out_of_line(occ, open, i, visit, budget)
             } else {
@@ -631,7 +639,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         })
     }
 
-    /// [`Run::child`], called (few children get past the filter of pairs).
+    /// [`Run::child`], called (few children get past the filters).
     #[inline(never)]
     fn child_out_of_line(
         &mut self,
@@ -718,7 +726,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
                 if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
                     ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled))
                 } else {
-                    self.three_left(next, open & t.opens[i], at, pairs, visit, budget)
+                    self.filtered(next, open & t.opens[i], at, pairs, visit, budget)
                 }
             }
             Some(at) => self.dfs(next, open & t.opens[i], at, visit, budget),
@@ -765,7 +773,7 @@ mod tests {
     use super::*;
     use crate::bits::Bitboard;
     use crate::geometry::Lattice;
-    use crate::runtime::{Budget, Verdict};
+    use crate::runtime::{Budget, Outcome, Verdict};
     use crate::tiler::problem::from_pictures;
 
     /// The fast engine of a puzzle given as pictures.
@@ -773,6 +781,36 @@ mod tests {
         let plan = Plan::new(&from_pictures(Lattice::Square, board, pieces).unwrap());
         let fast = Fast::new(&plan, &mut Budget::unlimited().worker()).unwrap();
         (plan, fast)
+    }
+
+    /// Every tiling an engine enumerates.
+    fn tilings(engine: &dyn Engine) -> Vec<Vec<u32>> {
+        let (mut out, taken) = (Vec::new(), std::cell::Cell::new(false));
+        let next = || (!taken.replace(true)).then_some(0);
+        let outcome = engine.run(&[Vec::new()], &next, &mut Budget::unlimited(), None, &mut |ids, _| {
+            let mut ids = ids.to_vec();
+            ids.sort_unstable();
+            out.push(ids);
+            ControlFlow::Continue(())
+        });
+        assert_eq!(outcome, Outcome::Complete);
+        out.sort_unstable();
+        out
+    }
+
+    /// On a small board without symmetry the filters of pairs and of triples are both made, and
+    /// the enumeration they prune lists exactly the tilings dancing links lists (which shares no
+    /// search code with it).
+    #[test]
+    fn filters_of_pairs_and_triples_keep_every_tiling() {
+        let pieces =
+            [('L', 2, true, "#.\n##"), ('I', 1, true, "###"), ('T', 1, true, "###\n.#."), ('O', 1, true, "##\n##")];
+        let (plan, fast) = engine("#####\n#####\n####.\n###..", &pieces);
+        assert!(plan.restriction.is_none(), "no symmetry: every tiling is listed as found");
+        assert!(fast.filters().is_some_and(|f| f.triples.is_some()), "a filter of triples");
+        let listed = tilings(&fast);
+        assert!(!listed.is_empty());
+        assert_eq!(listed, tilings(&crate::tiler::dlx::Dlx::new(&plan)));
     }
 
     /// Random orders (every node shuffles its candidates) still find exact covers, and still
