@@ -2,11 +2,11 @@
 //!
 //! Deep in a fill-the-first-cell search most of the work is at its end: with three pieces left,
 //! each child placement leaves a region of two pieces' cells, and almost always the last two
-//! pieces cannot tile it (meteor: 190k such children, 1049 of them lead to a tiling). The
-//! search would place the child, look up what fits at its first free cell, call it, and try
-//! the last piece. Instead, every pair of disjoint placements near the end of the board is
-//! entered once, keyed by the region it covers and the copies it uses, into a Bloom filter
-//! whose keys each set three bits of one word:
+//! pieces cannot tile it (meteor: 188k such children without the filter of triples below, 33k
+//! with it; 1049 of them lead to a tiling). The search would place the child, look up what fits
+//! at its first free cell, call it, and try the last piece. Instead, every pair of disjoint
+//! placements near the end of the board is entered once, keyed by the region it covers and the
+//! copies it uses, into a Bloom filter whose keys each set three bits of one word:
 //!
 //! ```text
 //!   key = (region, copies)  --hash-->  word w, bits i, j, k
