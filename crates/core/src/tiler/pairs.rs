@@ -96,14 +96,16 @@ impl Filters {
 fn triples<B: CellBits>(band: &[Piece<B>], sets: &Meets, counts: &[u32], from: usize) -> Option<PairFilter> {
     let mut triples = PairFilter::empty(TRIPLE_WORDS_LOG2, from);
     let mut entered = 0;
-    let flow = sets.each_pair(band, counts, true, |a, b, meets| {
-        for c in sets.after(meets, b.1).map(|l| &band[l]) {
-            let (a, b) = (a, b.0);
+    let flow = sets.each_pair(band, counts, true, |a, (b, j), meets| {
+        let (ab, units) = (a.mask | b.mask, a.unit + b.unit);
+        let _ = sets.after(meets, j, |l| {
+            let c = &band[l];
             if counts[c.ty] > u32::from(a.ty == c.ty) + u32::from(b.ty == c.ty) {
-                triples.insert(a.mask | b.mask | c.mask, a.unit + b.unit + c.unit);
+                triples.insert(ab | c.mask, units + c.unit);
                 entered += 1;
             }
-        }
+            ControlFlow::Continue(())
+        });
         if entered > TRIPLE_KEYS { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });
     flow.is_continue().then_some(triples)
@@ -129,18 +131,18 @@ fn band<B: CellBits>(n: usize, piece: &impl Fn(usize) -> Piece<B>) -> Option<std
     (start < n).then_some(start..n)
 }
 
-/// For each bit of the band, the set of the band's placements that cover it (one bit a
-/// placement, `words` words a set).
+/// For each placement of the band, the set of the band's placements that meet it (share a cell
+/// with it, itself included): one bit a placement, `words` words a set.
 struct Meets {
     words: usize,
-    from: usize,
-    covering: Vec<u64>,
     len: usize,
+    sets: Vec<u64>,
 }
 
 impl Meets {
     fn new<B: CellBits>(band: &[Piece<B>], from: usize) -> Self {
         let words = band.len().div_ceil(64);
+        // First the placements that cover each bit, then their union over each placement's bits.
         let top = band.iter().filter_map(|p| p.mask.highest()).max().unwrap_or(from);
         let mut covering = vec![0u64; (top + 1 - from) * words];
         for (j, p) in band.iter().enumerate() {
@@ -148,23 +150,25 @@ impl Meets {
                 covering[(bit - from) * words + j / 64] |= 1 << (j % 64);
             }
         }
-        Meets { words, from, covering, len: band.len() }
+        let mut sets = vec![0u64; band.len() * words];
+        for (set, p) in sets.chunks_mut(words).zip(band) {
+            for bit in p.mask.iter() {
+                set.iter_mut().zip(&covering[(bit - from) * words..]).for_each(|(m, &c)| *m |= c);
+            }
+        }
+        Meets { words, len: band.len(), sets }
     }
 
-    /// Adds the placements that meet `mask` to `meets`.
-    fn add<B: CellBits>(&self, mask: B, meets: &mut [u64]) {
-        for bit in mask.iter() {
-            let cell = &self.covering[(bit - self.from) * self.words..][..self.words];
-            meets.iter_mut().zip(cell).for_each(|(m, &c)| *m |= c);
-        }
+    /// The placements that meet placement `k`.
+    fn of(&self, k: usize) -> &[u64] {
+        &self.sets[k * self.words..][..self.words]
     }
 
     /// Calls `visit` with every disjoint pair of the band (`a` before `b`, with `b`'s index)
     /// whose copies `counts` allows, and (if `both`; else those that meet `a`) the placements
-    /// that meet either, until it breaks. Most
-    /// pairs overlap (meteor: 88k pairs, 12k disjoint ones): rather than testing every pair, each
-    /// placement gathers the placements that share a cell with it from the sets of its cells,
-    /// and only the others are visited.
+    /// that meet either (from `b`'s word on), until it breaks. Most pairs overlap (meteor: 88k
+    /// pairs, 12k disjoint ones): rather than testing every pair, each placement's set of those
+    /// it meets is made once, and only the others are visited.
     fn each_pair<B: CellBits>(
         &self,
         band: &[Piece<B>],
@@ -172,42 +176,47 @@ impl Meets {
         both: bool,
         mut visit: impl FnMut(&Piece<B>, (&Piece<B>, usize), &[u64]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let (mut meets_a, mut meets_ab) = (vec![0u64; self.words], vec![0u64; self.words]);
+        let mut meets_ab = vec![0u64; self.words];
         for (k, a) in band.iter().enumerate() {
-            meets_a.fill(0);
-            self.add(a.mask, &mut meets_a);
-            for j in self.after(&meets_a, k) {
+            let meets_a = self.of(k);
+            self.after(meets_a, k, |j| {
                 let b = &band[j];
-                if counts[b.ty] > u32::from(a.ty == b.ty) {
-                    if !both {
-                        visit(a, (b, j), &meets_a)?;
-                        continue;
-                    }
-                    meets_ab.copy_from_slice(&meets_a);
-                    self.add(b.mask, &mut meets_ab);
-                    visit(a, (b, j), &meets_ab)?;
+                if counts[b.ty] <= u32::from(a.ty == b.ty) {
+                    return ControlFlow::Continue(());
                 }
-            }
+                if !both {
+                    return visit(a, (b, j), meets_a);
+                }
+                let w0 = j / 64;
+                for ((m, &x), &y) in meets_ab[w0..].iter_mut().zip(&meets_a[w0..]).zip(&self.of(j)[w0..]) {
+                    *m = x | y;
+                }
+                visit(a, (b, j), &meets_ab)
+            })?;
         }
         ControlFlow::Continue(())
     }
 
-    /// The placements after `k` outside `meets` (which holds `k`: a placement meets itself).
-    fn after<'m>(&self, meets: &'m [u64], k: usize) -> impl Iterator<Item = usize> + 'm {
-        let (len, last) = (self.len, self.words - 1);
-        meets.iter().enumerate().skip(k / 64).flat_map(move |(w, &m)| {
-            let mut apart = !m & if w == k / 64 { !0 << (k % 64) } else { !0 };
-            if w == last && !len.is_multiple_of(64) {
-                apart &= (1 << (len % 64)) - 1;
+    /// Calls `visit` with each placement after `k` outside `meets` (whose words from `k`'s on
+    /// are set, and hold `k`: a placement meets itself), until it breaks.
+    #[inline(always)]
+    fn after(&self, meets: &[u64], k: usize, mut visit: impl FnMut(usize) -> ControlFlow<()>) -> ControlFlow<()> {
+        let w0 = k / 64;
+        for (w, &m) in meets.iter().enumerate().skip(w0) {
+            let mut apart = !m;
+            if w == w0 {
+                apart &= !0 << (k % 64);
             }
-            std::iter::from_fn(move || {
-                (apart != 0).then(|| {
-                    let l = w * 64 + apart.trailing_zeros() as usize;
-                    apart &= apart - 1;
-                    l
-                })
-            })
-        })
+            if w == self.words - 1 && !self.len.is_multiple_of(64) {
+                apart &= (1 << (self.len % 64)) - 1;
+            }
+            while apart != 0 {
+                let l = w * 64 + apart.trailing_zeros() as usize;
+                apart &= apart - 1;
+                visit(l)?;
+            }
+        }
+        ControlFlow::Continue(())
     }
 }
 
