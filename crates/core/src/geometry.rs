@@ -263,11 +263,16 @@ pub struct BoardIndex {
 }
 
 impl BoardIndex {
-    /// The index of `cells` (numbered `0..`, duplicates not allowed).
+    /// The index of `cells` (numbered `0..`, duplicates not allowed). The grid takes 4 bytes a
+    /// cell of the bounding box: callers keep it small (puzzles are checked for that first).
+    ///
+    /// # Panics
+    /// If the bounding box is wider or higher than `i32::MAX` cells.
     pub fn new(cells: &[Coord]) -> Self {
         let (x0, y0) = (cells.iter().map(|c| c.x).min().unwrap_or(0), cells.iter().map(|c| c.y).min().unwrap_or(0));
-        let width = cells.iter().map(|c| c.x - x0 + 1).max().unwrap_or(0);
-        let height = cells.iter().map(|c| c.y - y0 + 1).max().unwrap_or(0);
+        let extent = |d: i64| i32::try_from(d + 1).unwrap_or_else(|_| panic!("a board {} cells across", d + 1));
+        let width = extent(cells.iter().map(|c| i64::from(c.x) - i64::from(x0)).max().unwrap_or(-1));
+        let height = extent(cells.iter().map(|c| i64::from(c.y) - i64::from(y0)).max().unwrap_or(-1));
         let mut grid = vec![u32::MAX; width as usize * height as usize];
         let mut index = BoardIndex { cells: cells.to_vec(), x0, y0, width, height, grid: Vec::new() };
         for (k, &c) in cells.iter().enumerate() {
@@ -301,7 +306,8 @@ impl BoardIndex {
 
     /// Every placement of every orientation of a piece on the board: for each orientation and
     /// each board cell as the anchor of the orientation's first cell, the numbers of the covered
-    /// cells if all are on the board, in the orientation's order.
+    /// cells if all are on the board, in the orientation's order. (Orientations are in normal
+    /// form: no cell lies in a row above the first one, which the box test below relies on.)
     ///
     /// Distinct orientations anchored at distinct cells give distinct cell sets, so the result
     /// holds no duplicates.

@@ -268,7 +268,7 @@ fn restrict<'a>(
     let ty = choose_restricted(types, all)?;
     let first = all.iter().position(|p| p.ty == ty)?;
     let mut reps = vec![None; all[first..].iter().take_while(|p| p.ty == ty).count()];
-    let size = types[ty].size;
+    let size = cells_of(&all[first]).len();
     // Per symmetry, the image's cells sorted (one buffer for all, reused), and the image's
     // bits sorted.
     let (mut cells, mut bits) = (vec![0u32; size * symmetries.len()], vec![0u32; size * symmetries.len()]);

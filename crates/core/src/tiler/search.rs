@@ -71,6 +71,10 @@ const NO_POCKETS_LEFT: usize = 3;
 /// filter of pairs does the work in one load, and the table stays small for the nodes above.
 const NO_DEAD_LEFT: usize = 3;
 
+// A child with three pieces left goes straight to the filter of pairs (see `Run::child`): that is
+// right only while such a node has no pocket check or dead state of its own.
+const _: () = assert!(NO_POCKETS_LEFT >= 3 && NO_DEAD_LEFT >= 3);
+
 /// Most piece types the fast search handles (they are tracked in one word).
 pub(crate) const MAX_TYPES: usize = 64;
 
@@ -112,7 +116,7 @@ pub(crate) struct Fast<B> {
     ids: Vec<u32>,
     /// The board cell of each bit (`u32::MAX` for bits that are no cell).
     cell_of_bit: Vec<u32>,
-    /// Board cells.
+    /// Number of board cells.
     cells: usize,
     /// `open_after[bit]`: the lines after the line of `bit`. A placement whose last bit is `bit`
     /// leaves them open.
@@ -717,19 +721,17 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             None => self.found(visit),
             // A child with three pieces left in an enumeration goes straight to its loop (it
             // has no pruning of its own to do, and there are many such children).
-            Some(at)
-                if self.placed + 3 == t.pieces
-                    && self.shuffle.is_none()
-                    && let Some(pairs) = self.pairs =>
-            {
-                self.nodes += 1;
-                if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
-                    ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled))
-                } else {
-                    self.filtered(next, open & t.opens[i], at, pairs, visit, budget)
+            Some(at) => match self.pairs.filter(|_| self.placed + 3 == t.pieces && self.shuffle.is_none()) {
+                Some(pairs) => {
+                    self.nodes += 1;
+                    if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
+                        ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled))
+                    } else {
+                        self.filtered(next, open & t.opens[i], at, pairs, visit, budget)
+                    }
                 }
-            }
-            Some(at) => self.dfs(next, open & t.opens[i], at, visit, budget),
+                None => self.dfs(next, open & t.opens[i], at, visit, budget),
+            },
         };
         self.placed -= 1;
         self.used -= unit;
