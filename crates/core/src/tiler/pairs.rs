@@ -34,8 +34,8 @@ const BAND: usize = 500;
 const MAX_WORDS_LOG2: u32 = 12;
 
 /// A filter of the (region, copies used) that two (or three) disjoint placements cover, for the
-/// regions whose first cell is at least [`PairFilter::from`].
-pub(crate) struct PairFilter {
+/// regions whose first cell is at least [`RegionFilter::from`].
+pub(crate) struct RegionFilter {
     words: Vec<u64>,
     shift: u32,
     /// Every pair (or triple) of placements whose lowest bits are all at least this was entered.
@@ -54,9 +54,9 @@ pub(crate) struct Piece<B> {
 
 /// The filters of the regions that the last two and the last three pieces tile.
 pub(crate) struct Filters {
-    pub(crate) pairs: PairFilter,
+    pub(crate) pairs: RegionFilter,
     /// Only while the triples are few (see [`TRIPLE_KEYS`]).
-    pub(crate) triples: Option<PairFilter>,
+    pub(crate) triples: Option<RegionFilter>,
 }
 
 /// Log2 of the words of the filter of triples (2^13 words: 64 KB; meteor has 27k triples).
@@ -79,7 +79,7 @@ impl Filters {
         let from = band[0].mask.lowest().unwrap_or(0);
         // About one key in six pairs of the band is a disjoint pair; three keys a word.
         let log2 = (band.len() * band.len() / 36).max(64).next_power_of_two().trailing_zeros().min(MAX_WORDS_LOG2);
-        let mut pairs = PairFilter::empty(log2, from);
+        let mut pairs = RegionFilter::empty(log2, from);
         let sets = Meets::new(&band, from);
         let mut entered = 0;
         let _ = sets.each_pair(&band, counts, false, |a, b, _| {
@@ -93,8 +93,8 @@ impl Filters {
 }
 
 /// The filter of the triples of the band, unless there are more than [`TRIPLE_KEYS`].
-fn triples<B: CellBits>(band: &[Piece<B>], sets: &Meets, counts: &[u32], from: usize) -> Option<PairFilter> {
-    let mut triples = PairFilter::empty(TRIPLE_WORDS_LOG2, from);
+fn triples<B: CellBits>(band: &[Piece<B>], sets: &Meets, counts: &[u32], from: usize) -> Option<RegionFilter> {
+    let mut triples = RegionFilter::empty(TRIPLE_WORDS_LOG2, from);
     let mut entered = 0;
     let flow = sets.each_pair(band, counts, true, |a, (b, j), meets| {
         let (ab, units) = (a.mask | b.mask, a.unit + b.unit);
@@ -220,10 +220,10 @@ impl Meets {
     }
 }
 
-impl PairFilter {
+impl RegionFilter {
     /// An empty filter of `2^log2` words for regions from bit `from` on.
     fn empty(log2: u32, from: usize) -> Self {
-        PairFilter { words: vec![0; 1 << log2], shift: 64 - log2, from }
+        RegionFilter { words: vec![0; 1 << log2], shift: 64 - log2, from }
     }
 
     /// The word and the three bits of a key.
@@ -242,7 +242,7 @@ impl PairFilter {
     }
 
     /// Whether the placements of the filter (two, or three) with `copies` (packed copies used)
-    /// may tile `region`, whose lowest bit must be at least [`PairFilter::from`]: `false` means
+    /// may tile `region`, whose lowest bit must be at least [`RegionFilter::from`]: `false` means
     /// they cannot.
     #[inline(always)]
     pub(crate) fn may_tile<B: CellBits>(&self, region: B, copies: u64) -> bool {
@@ -264,9 +264,18 @@ mod tests {
         raw.into_iter().map(|(ty, mask)| Piece { mask, unit: 1 << (4 * ty), ty }).collect()
     }
 
+    /// Sparse placements from random words (an eighth of the bits, so that many pairs are
+    /// disjoint), on a one-word board and on a two-word one.
+    fn sparse(raw: &[(usize, u64)]) -> (Vec<Piece<Bitboard>>, Vec<Piece<WideBits<2>>>) {
+        let narrow: Vec<(usize, Bitboard)> = raw.iter().map(|&(t, m)| (t, Bitboard(m & m >> 1 & m >> 2))).collect();
+        let wide: Vec<(usize, WideBits<2>)> =
+            raw.iter().map(|&(t, m)| (t, WideBits([m & m >> 1 & m >> 2, m.rotate_left(7) & m >> 3]))).collect();
+        (pieces(&narrow), pieces(&wide))
+    }
+
     /// Every pair that the filter must hold: disjoint, both in the band, of two types or of one
     /// type with two copies.
-    fn must_hold<B: CellBits>(f: &PairFilter, places: &[Piece<B>], counts: &[u32]) -> Result<(), TestCaseError> {
+    fn must_hold<B: CellBits>(f: &RegionFilter, places: &[Piece<B>], counts: &[u32]) -> Result<(), TestCaseError> {
         for (k, a) in places.iter().enumerate() {
             for b in &places[k + 1..] {
                 let in_band = a.mask.lowest() >= Some(f.from) && b.mask.lowest() >= Some(f.from);
@@ -286,17 +295,12 @@ mod tests {
             raw in proptest::collection::vec((0usize..6, any::<u64>()), 1..700),
             counts in proptest::collection::vec(1u32..3, 6),
         ) {
-            // Sparse masks (an eighth of the bits) so that many pairs are disjoint.
-            let narrow: Vec<(usize, Bitboard)> = raw.iter().map(|&(t, m)| (t, Bitboard(m & m >> 1 & m >> 2))).collect();
-            let places = pieces(&narrow);
-            if let Some(f) = Filters::new(places.len(), |i| places[i], &counts) {
-                must_hold(&f.pairs, &places, &counts)?;
+            let (narrow, wide) = sparse(&raw);
+            if let Some(f) = Filters::new(narrow.len(), |i| narrow[i], &counts) {
+                must_hold(&f.pairs, &narrow, &counts)?;
             }
-            let wide: Vec<(usize, WideBits<2>)> =
-                raw.iter().map(|&(t, m)| (t, WideBits([m & m >> 1 & m >> 2, m.rotate_left(7) & m >> 3]))).collect();
-            let places = pieces(&wide);
-            if let Some(f) = Filters::new(places.len(), |i| places[i], &counts) {
-                must_hold(&f.pairs, &places, &counts)?;
+            if let Some(f) = Filters::new(wide.len(), |i| wide[i], &counts) {
+                must_hold(&f.pairs, &wide, &counts)?;
             }
         }
     }
@@ -306,10 +310,10 @@ mod tests {
     fn same_as_every_pair_and_triple<B: CellBits>(places: &[Piece<B>], counts: &[u32]) -> Result<(), TestCaseError> {
         let Some(f) = Filters::new(places.len(), |i| places[i], counts) else { return Ok(()) };
         let band = &places[band(places.len(), &|i| places[i]).expect("a band")];
-        let like = |p: &PairFilter| PairFilter::empty(p.words.len().trailing_zeros(), p.from);
+        let like = |p: &RegionFilter| RegionFilter::empty(p.words.len().trailing_zeros(), p.from);
         let mut pairs = like(&f.pairs);
-        let mut triples = PairFilter::empty(TRIPLE_WORDS_LOG2, f.pairs.from);
-        let mut entered = 0;
+        let mut triples = RegionFilter::empty(TRIPLE_WORDS_LOG2, f.pairs.from);
+        let (mut pairs_entered, mut entered) = (0, 0);
         let allowed = |tys: &[usize]| tys.iter().all(|&t| tys.iter().filter(|&&u| u == t).count() as u32 <= counts[t]);
         for (i, a) in band.iter().enumerate() {
             for (j, b) in band.iter().enumerate().skip(i + 1) {
@@ -317,6 +321,7 @@ mod tests {
                     continue;
                 }
                 pairs.insert(a.mask | b.mask, a.unit + b.unit);
+                pairs_entered += 1;
                 for c in &band[j + 1..] {
                     if !c.mask.intersects(a.mask | b.mask) && allowed(&[a.ty, b.ty, c.ty]) {
                         triples.insert(a.mask | b.mask | c.mask, a.unit + b.unit + c.unit);
@@ -327,20 +332,9 @@ mod tests {
         }
         prop_assert_eq!(&f.pairs.words, &pairs.words, "pairs");
         // The filter of triples exists exactly when they are few, and then holds them all.
-        let few = pairs_entered(band, counts) <= TRIPLE_KEYS / 2 && entered <= TRIPLE_KEYS;
+        let few = pairs_entered <= TRIPLE_KEYS / 2 && entered <= TRIPLE_KEYS;
         prop_assert_eq!(f.triples.as_ref().map(|t| &t.words), few.then_some(&triples.words), "triples");
         Ok(())
-    }
-
-    /// The disjoint pairs of the band that the copies allow, counted by trying every pair.
-    fn pairs_entered<B: CellBits>(band: &[Piece<B>], counts: &[u32]) -> usize {
-        let mut n = 0;
-        for (i, a) in band.iter().enumerate() {
-            for b in &band[i + 1..] {
-                n += usize::from(!a.mask.intersects(b.mask) && (a.ty != b.ty || counts[a.ty] > 1));
-            }
-        }
-        n
     }
 
     proptest! {
@@ -351,11 +345,9 @@ mod tests {
             raw in proptest::collection::vec((0usize..5, any::<u64>()), 1..160),
             counts in proptest::collection::vec(1u32..4, 5),
         ) {
-            let narrow: Vec<(usize, Bitboard)> = raw.iter().map(|&(t, m)| (t, Bitboard(m & m >> 1 & m >> 2))).collect();
-            same_as_every_pair_and_triple(&pieces(&narrow), &counts)?;
-            let wide: Vec<(usize, WideBits<2>)> =
-                raw.iter().map(|&(t, m)| (t, WideBits([m & m >> 1 & m >> 2, m.rotate_left(7) & m >> 3]))).collect();
-            same_as_every_pair_and_triple(&pieces(&wide), &counts)?;
+            let (narrow, wide) = sparse(&raw);
+            same_as_every_pair_and_triple(&narrow, &counts)?;
+            same_as_every_pair_and_triple(&wide, &counts)?;
         }
     }
 

@@ -112,12 +112,12 @@ impl Plan {
                 all.push(Placement { ty, start: start as u32, len: cells.len() as u32 });
             });
         }
-        let symmetries = board_symmetries(problem, &coords, &index);
+        let symmetries = board_symmetries(problem, &index);
         let cells_of = |p: &Placement| &placement_cells[p.start as usize..][..p.len as usize];
         let restriction = restrict(&types, &all, cells_of, &symmetries, &bit_of);
         Plan {
             lattice,
-            shifts: shifts(lattice, &coords, &index, &bit_of),
+            shifts: shifts(lattice, &index, &bit_of),
             cells,
             bit_of,
             nbits,
@@ -176,10 +176,10 @@ fn layout(cells: &[(i32, i32)]) -> (Vec<u32>, usize, usize) {
 }
 
 /// Groups neighbouring board cells by the difference of their bits (see [`Plan::shifts`]).
-fn shifts(lattice: Lattice, coords: &[Coord], index: &BoardIndex, bit_of: &[u32]) -> Vec<(i32, Vec<u32>)> {
+fn shifts(lattice: Lattice, index: &BoardIndex, bit_of: &[u32]) -> Vec<(i32, Vec<u32>)> {
     // A handful of differences (8 at most on the hex lattice): a sorted list, not a map.
     let mut out: Vec<(i32, Vec<u32>)> = Vec::new();
-    for (k, &c) in coords.iter().enumerate() {
+    for (k, &c) in index.cells().iter().enumerate() {
         for n in lattice.neighbours(c) {
             if let Some(j) = index.get(n) {
                 let delta = bit_of[j] as i32 - bit_of[k] as i32;
@@ -227,7 +227,8 @@ fn fillable(types: &[PieceType], area: usize) -> Vec<bool> {
 
 /// The symmetries of the board that also map the piece set to itself: all rotations, and the
 /// reflections too if every piece may be turned over or is its own mirror image.
-fn board_symmetries(problem: &Problem, coords: &[Coord], index: &BoardIndex) -> Vec<Vec<u32>> {
+fn board_symmetries(problem: &Problem, index: &BoardIndex) -> Vec<Vec<u32>> {
+    let coords = index.cells();
     let lattice = problem.lattice;
     let mirror_ok = problem
         .pieces

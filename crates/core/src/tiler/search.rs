@@ -21,7 +21,7 @@
 //! * *The last two (three) pieces* (in enumerations). At a node with three (four) pieces left, a
 //!   candidate whose free cells start in the band of a filter of the regions that pairs
 //!   (triples) of placements tile is placed only if the filter lets them through (see
-//!   [`PairFilter`]): one load instead of a placement, a call and two (three) more levels of
+//!   [`RegionFilter`]): one load instead of a placement, a call and two (three) more levels of
 //!   search. The filter of triples is made only when the band's triples are few (meteor: 27k).
 
 use std::ops::ControlFlow;
@@ -33,7 +33,7 @@ use crate::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
 
 use crate::tiler::fit::FitTables;
 use crate::tiler::memo::{DeadStates, PocketResults, Window, pack_units};
-use crate::tiler::pairs::{Filters, PairFilter, Piece};
+use crate::tiler::pairs::{Filters, Piece, RegionFilter};
 use crate::tiler::plan::Plan;
 
 /// What an engine calls with each solution: its plan placement indices, and the label of every
@@ -508,8 +508,8 @@ struct Run<'a, B, const ONE: bool> {
     /// When set, each node tries its candidates in a random order.
     shuffle: Option<Rng64>,
     /// The filters of pairs and triples, when this search uses them (enumerations).
-    pairs: Option<&'a PairFilter>,
-    triples: Option<&'a PairFilter>,
+    pairs: Option<&'a RegionFilter>,
+    triples: Option<&'a RegionFilter>,
     /// The label of each type, when tilings are to be drawn; `board` holds the drawing.
     labels: Option<&'a [char]>,
     board: Vec<char>,
@@ -588,10 +588,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         {
             return ControlFlow::Continue(());
         }
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
-            return ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled));
-        }
+        self.count_node(budget)?;
         let (t, found_before) = (self.t, self.found);
         let flow = if self.shuffle.is_some() {
             self.shuffled(occ, open, at, visit, budget)
@@ -625,7 +622,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         occ: B,
         open: B,
         at: (usize, usize, u128),
-        filter: &PairFilter,
+        filter: &RegionFilter,
         visit: &mut Visit<'_>,
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
@@ -641,6 +638,16 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
                 ControlFlow::Continue(())
             }
         })
+    }
+
+    /// Counts a node searched, and asks the budget now and then whether to stop.
+    #[inline(always)]
+    fn count_node(&mut self, budget: &mut Budget) -> ControlFlow<StopReason> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
+            return ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled));
+        }
+        ControlFlow::Continue(())
     }
 
     /// [`Run::child`], called (few children get past the filters).
@@ -722,14 +729,10 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             // A child with three pieces left in an enumeration goes straight to its loop (it
             // has no pruning of its own to do, and there are many such children).
             Some(at) => match self.pairs.filter(|_| self.placed + 3 == t.pieces && self.shuffle.is_none()) {
-                Some(pairs) => {
-                    self.nodes += 1;
-                    if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
-                        ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled))
-                    } else {
-                        self.filtered(next, open & t.opens[i], at, pairs, visit, budget)
-                    }
-                }
+                Some(pairs) => match self.count_node(budget) {
+                    ControlFlow::Continue(()) => self.filtered(next, open & t.opens[i], at, pairs, visit, budget),
+                    stop => stop,
+                },
                 None => self.dfs(next, open & t.opens[i], at, visit, budget),
             },
         };
