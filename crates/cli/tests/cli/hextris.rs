@@ -2,11 +2,11 @@
 
 use serde_json::Value;
 
-use crate::{scratch, shared, stderr, stdout, tessera};
+use crate::{scratch, data, stderr, stdout, tessera};
 
 /// The organisers' sample solution for problem 6, seed 0, as a contest JSON list in `dir`.
 fn sample_solutions(dir: &std::path::Path) -> std::path::PathBuf {
-    let text = std::fs::read_to_string(shared("data/icfpc2015/samples/problem6-seed0.txt")).unwrap();
+    let text = std::fs::read_to_string(data("crates/hextris/tests/data/problem6-seed0.txt")).unwrap();
     let list = serde_json::json!([{ "problemId": 6, "seed": 0, "tag": "sample", "solution": text.trim() }]);
     let path = dir.join("sample.json");
     std::fs::write(&path, list.to_string()).unwrap();

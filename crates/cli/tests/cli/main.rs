@@ -26,11 +26,10 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A file of `../shared/` beside the workspace, with a clear failure if it is missing.
-pub fn shared(path: &str) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    let p = root.join(path);
-    assert!(p.exists(), "missing {}: the shared data must sit beside the workspace as ../shared", p.display());
+/// A data file of the workspace, by its path from the workspace root.
+pub fn data(path: &str) -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
+    assert!(p.exists(), "missing {}", p.display());
     p
 }
 

@@ -25,7 +25,7 @@ fn gen_prints_the_testers_board() {
     assert!(out.status.success());
     let rows: Vec<String> = stdout(&out).lines().map(String::from).collect();
     assert_eq!(rows.len(), 10);
-    assert_eq!(rows[0], "0000011101", "the first row in the shared board vectors");
+    assert_eq!(rows[0], "0000011101", "the first row in the recorded board vectors");
     let out = tessera(&["pairs", "gen", "--seed", "2", "--input"]);
     assert!(stdout(&out).starts_with("30\n001321221110013323333021330023\n"));
 }

@@ -4,7 +4,7 @@
 use serde_json::Value;
 use tessera_viewer::view::View;
 
-use crate::{scratch, shared, stderr, tessera};
+use crate::{scratch, data, stderr, tessera};
 
 /// The document embedded in a report.
 fn embedded(page: &str) -> Value {
@@ -58,7 +58,7 @@ fn every_other_eval_writes_a_report_of_its_game() {
 
 #[test]
 fn the_organisers_sample_is_replayed_as_the_judge_scores_it() {
-    let text = std::fs::read_to_string(shared("data/icfpc2015/samples/problem6-seed0.txt")).unwrap();
+    let text = std::fs::read_to_string(data("crates/hextris/tests/data/problem6-seed0.txt")).unwrap();
     let list = serde_json::json!([{ "problemId": 6, "seed": 0, "tag": "sample", "solution": text.trim() }]);
     let doc = tessera_viewer::document("sample.json", &list.to_string()).unwrap();
     let [View::Charts(_), View::Replay(r), View::Board(b)] = &doc.views[..] else { panic!("{:?}", doc.views.len()) };

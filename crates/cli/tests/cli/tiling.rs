@@ -1,10 +1,10 @@
 //! `tessera meteor`, `tessera tiling ...` and `tessera tour`.
 
-use crate::{scratch, shared, stderr, stdout, tessera};
+use crate::{scratch, data, stderr, stdout, tessera};
 
 #[test]
 fn meteor_prints_the_benchmark_output_byte_for_byte() {
-    let expected = std::fs::read(shared("data/meteor/expected_output.txt")).unwrap();
+    let expected = std::fs::read(data("crates/cli/tests/data/meteor-output.txt")).unwrap();
     for args in [&["meteor"][..], &["meteor", "2098"], &["meteor", "--threads", "2"], &["meteor", "5000"]] {
         let out = tessera(args);
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));

@@ -6,15 +6,15 @@ mod vectors;
 
 use std::path::PathBuf;
 
-/// A path in `../shared/` beside the workspace, with a clear failure if it is missing.
-pub fn shared(path: &str) -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared").join(path);
-    assert!(p.exists(), "missing {}: the shared data must sit beside the workspace as ../shared", p.display());
+/// A path in the crate, with a clear failure if it is missing.
+pub fn data(path: &str) -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path);
+    assert!(p.exists(), "missing {}", p.display());
     p
 }
 
 /// Official problem `n`.
 pub fn problem(n: usize) -> tessera_hextris::Problem {
-    let path = shared(&format!("data/icfpc2015/problems/problem_{n}.json"));
+    let path = data(&format!("problems/problem_{n}.json"));
     tessera_hextris::Problem::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
 }

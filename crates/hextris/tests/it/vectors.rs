@@ -6,7 +6,7 @@ use serde::Deserialize;
 use tessera_hextris::Phrases;
 use tessera_hextris::judge::score;
 
-use crate::{problem, shared};
+use crate::{problem, data};
 
 #[derive(Deserialize)]
 struct Vector {
@@ -35,7 +35,7 @@ fn name<T: serde::Serialize>(v: &T) -> String {
 
 #[test]
 fn every_score_vector_is_reproduced() {
-    let text = std::fs::read_to_string(shared("data/icfpc2015/score_vectors.json")).unwrap();
+    let text = std::fs::read_to_string(data("tests/data/score_vectors.json")).unwrap();
     let vectors: Vec<Vector> = serde_json::from_str(&text).unwrap();
     assert_eq!(vectors.len(), 383);
     let problems: Vec<_> = (0..25).map(problem).collect();
@@ -66,7 +66,7 @@ fn every_score_vector_is_reproduced() {
 
 #[test]
 fn the_official_sample_scores_3261() {
-    let text = std::fs::read_to_string(shared("data/icfpc2015/samples/problem6-seed0.txt")).unwrap();
+    let text = std::fs::read_to_string(data("tests/data/problem6-seed0.txt")).unwrap();
     let v = score(&problem(6), 0, &text, &Phrases::official());
     assert_eq!((v.score, v.locked, v.power_score, v.error), (3261, 148, 0, None));
     assert_eq!(name(&v.end_state), "board_full");

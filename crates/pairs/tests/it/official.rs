@@ -1,21 +1,20 @@
-//! The generator against the official tester: board hashes and sizes from the shared data.
+//! The generator against the official tester: board hashes and sizes recorded from it
+//! (`tests/data/`, whose README says where they come from).
 
 use std::path::PathBuf;
 
 use sha1::{Digest, Sha1};
 use tessera_pairs::generator::generate;
 
-/// A file of the shared data beside the workspace, with a clear failure if it is missing.
-pub fn shared(path: &str) -> String {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared").join(path);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| {
-        panic!("cannot read {}: {e} (the shared data must sit beside the workspace as ../shared)", p.display())
-    })
+/// A file of the crate's test data (`tests/data/`).
+pub fn data(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
 }
 
 /// The data rows of a TSV file (the header dropped), split into fields.
 fn rows(path: &str) -> Vec<Vec<String>> {
-    let text = shared(path);
+    let text = data(path);
     let mut lines = text.lines();
     let header = lines.next().expect("a header");
     assert!(header.starts_with("seed\t"), "{path}: unexpected header {header:?}");
@@ -24,7 +23,7 @@ fn rows(path: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn every_board_hash_matches_the_tester() {
-    let rows = rows("data/pairs/board_vectors.tsv");
+    let rows = rows("board_vectors.tsv");
     assert!(rows.len() >= 22, "{} rows", rows.len());
     for row in rows {
         let [seed, h, w, c, sha, first] = &row[..] else { panic!("bad row {row:?}") };
@@ -39,7 +38,7 @@ fn every_board_hash_matches_the_tester() {
 
 #[test]
 fn every_size_matches_the_tester() {
-    let rows = rows("data/pairs/seed_sizes.tsv");
+    let rows = rows("seed_sizes.tsv");
     assert_eq!(rows.len(), 10_000);
     for row in rows {
         let [seed, h, w, c] = &row[..] else { panic!("bad row {row:?}") };

@@ -34,7 +34,7 @@ fn the_contest_examples_are_cleared_or_nearly() {
 
 #[test]
 fn boards_of_few_colours_are_cleared() {
-    // Seeds whose boards have 2 to 4 colours, found from the shared sizes (no special cases).
+    // Seeds whose boards have 2 to 4 colours, found from the recorded sizes (no special cases).
     let mut seen = 0;
     for seed in 5..200 {
         let b = generate(seed);
