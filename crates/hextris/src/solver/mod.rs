@@ -1,7 +1,7 @@
 //! The solver: where each unit locks (a beam search over the known source), then the text that
 //! takes each unit there while spelling phrases of power, then the judge's score of the result.
 //!
-//! [`solve`] is anytime (see [`anytime`]). It first plans every seed with a beam of width 1
+//! [`solve`] is anytime (the module `anytime`). It first plans every seed with a beam of width 1
 //! under each set of weights of the portfolio and keeps, per seed, the set whose plan promises
 //! most; then it widens the beam (2, 4, 8, ...), reworks the best games (cut at a unit and
 //! planned again from there, see [`Solver::rework`]) and grafts the phrases a game misses where

@@ -52,7 +52,7 @@ pub struct Try {
 impl Try {
     /// A random try on `base` (`None` if it has fewer than two units): a cut after the first
     /// unit; twice the width that found `base`, that width or half of it; the weights of
-    /// `base` three times in four, otherwise one of the seed's best [`OTHER_SETS`] (`ranked`,
+    /// `base` three times in four, otherwise one of the seed's best `OTHER_SETS` (`ranked`,
     /// best first), jittered. The beam is deterministic: without the jitter a try at the
     /// width that planned a game would often plan the same game again.
     pub fn draw(base: &Grown, ranked: &[usize], rng: &mut Rng64) -> Option<Try> {
