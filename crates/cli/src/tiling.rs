@@ -13,13 +13,12 @@ use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Verdict};
 use tessera_core::svg::board_svg;
-use tessera_core::tiler::TilingError;
 use tessera_core::tour::plural;
 use tessera_tiling::eval::{EvalConfig, JobResult, run_job, summarise};
 use tessera_tiling::library;
 use tessera_tiling::random::{RandomSpec, planted};
 use tessera_tiling::report::{CountReport, PuzzleInfo, SolutionJson, list_builtin};
-use tessera_tiling::{EngineKind, Puzzle, Solution, Tiler, meteor};
+use tessera_tiling::{EngineKind, Puzzle, Solution, Tiler, TilingError, meteor};
 
 use crate::common::{
     BudgetArg, SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, stopped_early, write_file,

@@ -14,7 +14,7 @@ use tessera_core::stats::{Rate, Summary};
 
 use crate::random::{RandomSpec, planted};
 use crate::validate::validate;
-use tessera_core::tiler::{EngineKind, Tiler};
+use tessera_polyform::tiler::{EngineKind, Tiler};
 
 /// What each job does.
 #[derive(Clone, Debug)]

@@ -1,6 +1,6 @@
 //! The tiling game: exact polyform tiling puzzles on the square and hexagonal lattices.
 //!
-//! The engine ([`tessera_core::tiler`]) counts, lists or finds tilings; this crate adds the
+//! The engine ([`tessera_polyform::tiler`]) counts, lists or finds tilings; this crate adds the
 //! puzzle text format ([`puzzle`]), the shipped puzzles ([`library`]), the Benchmarks Game
 //! "meteor-contest" program ([`meteor`]), random puzzles with a planted tiling ([`random`]), an
 //! independent validator ([`validate`]), evaluation runs ([`eval`]) and reports ([`report`]).
@@ -16,7 +16,7 @@ pub mod validate;
 pub use library::{builtin, builtin_names};
 pub use puzzle::{ParseError, Puzzle};
 use std::time::Instant;
-pub use tessera_core::tiler::{Counts, EngineKind, Solution, Tiler, TilingError};
+pub use tessera_polyform::tiler::{Counts, EngineKind, Solution, Tiler, TilingError};
 
 use tessera_core::runtime::Budget;
 use tessera_core::tour::Demo;

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tessera_core::runtime::{Budget, Outcome};
 
 use crate::library::builtin;
-use tessera_core::tiler::Tiler;
+use tessera_polyform::tiler::Tiler;
 
 /// The meteor board's width (cells per row).
 const WIDTH: usize = 5;

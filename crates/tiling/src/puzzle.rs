@@ -30,8 +30,8 @@
 use std::fmt::Write as _;
 
 use tessera_core::geometry::{Lattice, Polyform};
-pub use tessera_core::tiler::problem::{MAX_CELLS, PieceSpec, Problem, draw};
-use tessera_core::tiler::problem::{check_extent, picture_cells};
+pub use tessera_polyform::tiler::problem::{MAX_CELLS, PieceSpec, Problem, draw};
+use tessera_polyform::tiler::problem::{check_extent, picture_cells};
 
 /// The words that start directives; a picture line that starts with one is almost surely a
 /// directive that lost the blank line before it.

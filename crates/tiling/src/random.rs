@@ -11,7 +11,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use tessera_core::geometry::{Lattice, Polyform};
 
-use tessera_core::tiler::{PieceSpec, Problem};
+use tessera_polyform::tiler::{PieceSpec, Problem};
 
 use crate::puzzle::{Expect, Puzzle};
 

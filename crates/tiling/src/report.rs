@@ -7,7 +7,7 @@ use tessera_core::runtime::{Outcome, StopReason};
 use tessera_core::tour::plural;
 
 use crate::puzzle::Puzzle;
-use tessera_core::tiler::{Counts, EngineKind, Solution, Tiler};
+use tessera_polyform::tiler::{Counts, EngineKind, Solution, Tiler};
 
 /// A puzzle's vital statistics.
 #[derive(Clone, Debug, Serialize)]

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use tessera_core::geometry::{Coord, Transform};
 
-use tessera_core::tiler::Problem;
+use tessera_polyform::tiler::Problem;
 
 /// Why a labelling is not a tiling of the puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::{scratch, data, stderr, stdout, tessera};
+use crate::{data, scratch, stderr, stdout, tessera};
 
 /// The organisers' sample solution for problem 6, seed 0, as a contest JSON list in `dir`.
 fn sample_solutions(dir: &std::path::Path) -> std::path::PathBuf {

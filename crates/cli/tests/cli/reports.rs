@@ -4,7 +4,7 @@
 use serde_json::Value;
 use tessera_viewer::view::View;
 
-use crate::{scratch, data, stderr, tessera};
+use crate::{data, scratch, stderr, tessera};
 
 /// The document embedded in a report.
 fn embedded(page: &str) -> Value {

@@ -1,6 +1,6 @@
 //! `tessera meteor`, `tessera tiling ...` and `tessera tour`.
 
-use crate::{scratch, data, stderr, stdout, tessera};
+use crate::{data, scratch, stderr, stdout, tessera};
 
 #[test]
 fn meteor_prints_the_benchmark_output_byte_for_byte() {

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use tessera_hextris::Phrases;
 use tessera_hextris::judge::score;
 
-use crate::{problem, data};
+use crate::{data, problem};
 
 #[derive(Deserialize)]
 struct Vector {

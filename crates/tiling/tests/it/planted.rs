@@ -98,7 +98,7 @@ fn multi_word_planted_boards_are_solved() {
 
 /// The board symmetries of a puzzle, worked out here from lattice transforms alone (independently
 /// of the engine): each as a map from a cell to its image.
-fn symmetries(p: &tessera_core::tiler::Problem) -> Vec<std::collections::HashMap<(i32, i32), (i32, i32)>> {
+fn symmetries(p: &tessera_polyform::tiler::Problem) -> Vec<std::collections::HashMap<(i32, i32), (i32, i32)>> {
     use tessera_core::geometry::{Coord, Polyform};
     let lattice = p.lattice;
     let mirror =

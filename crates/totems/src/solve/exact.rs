@@ -8,7 +8,7 @@
 
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Verdict;
-use tessera_core::tiler::{EngineKind, PieceSpec, Problem, Solution, Tiler};
+use tessera_polyform::tiler::{EngineKind, PieceSpec, Problem, Solution, Tiler};
 
 use super::colours::colours_can_balance;
 use super::{BoxResult, Ctx};

@@ -11,7 +11,7 @@
 //! cells wide but which may be arbitrarily tall (packing into a box, say).
 //!
 //! ```
-//! use tessera_core::bits::{Bitboard, CellBits};
+//! use tessera_polyform::bits::{Bitboard, CellBits};
 //! let b = Bitboard::from_cells([0, 1, 9]);
 //! assert_eq!(b.count(), 3);
 //! assert_eq!(b.lowest(), Some(0));

@@ -4,7 +4,7 @@
 //! character is a cell; on the hex lattice cells are separated by spaces and odd rows start with
 //! one extra space, as the meteor board is drawn. In both, `.` and space are not cells.
 
-use crate::geometry::{Lattice, Polyform};
+use tessera_core::geometry::{Lattice, Polyform};
 
 /// Most cells a board may have (and pieces may cover in all).
 pub const MAX_CELLS: usize = 1 << 16;
@@ -166,7 +166,7 @@ pub fn draw(lattice: Lattice, cells: impl IntoIterator<Item = (i32, i32, char)>)
 ///
 /// ```
 /// use tessera_core::geometry::Lattice;
-/// use tessera_core::tiler::problem::from_pictures;
+/// use tessera_polyform::tiler::problem::from_pictures;
 /// let p = from_pictures(Lattice::Square, "###\n###", &[('D', 3, true, "##")]).unwrap();
 /// assert_eq!((p.board.len(), p.piece_area()), (6, 6));
 /// ```

@@ -6,7 +6,7 @@
 //! fast one, which makes it the cross-check in tests, and it handles boards of any size.
 
 use crate::exact_cover::{Bounds, ExactCover};
-use crate::runtime::{Budget, Outcome, Verdict};
+use tessera_core::runtime::{Budget, Outcome, Verdict};
 
 use crate::tiler::plan::Plan;
 use crate::tiler::search::{Engine, Visit};

@@ -2,7 +2,7 @@
 //!
 //! A [`Problem`] is a board (any shape, holes allowed) and piece types (each with a count, turned
 //! over or not). A [`Tiler`] counts its tilings (all of them, and up to the board's symmetries),
-//! lists them, or finds one, under a [`crate::runtime::Budget`] and on several threads. Two
+//! lists them, or finds one, under a [`tessera_core::runtime::Budget`] and on several threads. Two
 //! engines: a fast bit-mask search (fill the first free cell, prune regions that no set of pieces
 //! fits, remember dead states, break the board's symmetry on one piece) and generic dancing links
 //! ([`crate::exact_cover`]), kept as the fallback for huge boards and as the cross-check in tests.

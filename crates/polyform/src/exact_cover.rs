@@ -8,7 +8,7 @@
 //! options, produced once.
 //!
 //! ```
-//! use tessera_core::exact_cover::{Bounds, ExactCover};
+//! use tessera_polyform::exact_cover::{Bounds, ExactCover};
 //! use tessera_core::runtime::Never;
 //! // Cover a 1x4 strip with two identical dominoes: one way, not 2! ways.
 //! let mut ec = ExactCover::new();
@@ -22,7 +22,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::runtime::{Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
+use tessera_core::runtime::{Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
 
 /// How many chosen options may use an item.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -398,7 +398,7 @@ impl<S: Stop, V: FnMut(&[usize]) -> ControlFlow<()>> Search<'_, S, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::{Budget, Never};
+    use tessera_core::runtime::{Budget, Never};
 
     /// Knuth's example from "Dancing Links": exactly one solution, options {0, 3, 4}.
     #[test]

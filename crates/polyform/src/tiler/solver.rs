@@ -3,7 +3,7 @@
 //!
 //! Symmetry: let `G` be the board's symmetries that map the piece set to itself. When `G` is not
 //! trivial and some piece type `P` has one copy, the fast engine keeps only the placements of `P`
-//! that are the smallest of their orbit under `G` (see [`crate::plan::Restriction`]). Every tiling
+//! that are the smallest of their orbit under `G` (see [`crate::tiler::plan::Restriction`]). Every tiling
 //! is `g(S)` for exactly one found tiling `S` and one symmetry `g` from a fixed set of
 //! representatives (one per image of `P`'s placement), so listing `g(S)` over those
 //! representatives yields every tiling exactly once, and counting needs no listing at all: each
@@ -12,7 +12,7 @@
 //! ```
 //! use tessera_core::geometry::Lattice;
 //! use tessera_core::runtime::Budget;
-//! use tessera_core::tiler::{Tiler, problem::from_pictures};
+//! use tessera_polyform::tiler::{Tiler, problem::from_pictures};
 //! // Three identical dominoes on a 3x2 board: 3 tilings, 2 up to symmetry.
 //! let problem = from_pictures(Lattice::Square, "###\n###", &[('D', 3, true, "##")]).unwrap();
 //! let counts = Tiler::new(&problem).unwrap().count(1, &Budget::unlimited());
@@ -25,9 +25,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::bits::{Bitboard, CellBits, WideBits};
-use crate::rng::derive_seed;
-use crate::runtime::{Budget, Outcome, Stop, StopReason, Verdict, portfolio, split_work};
 use serde::Serialize;
+use tessera_core::rng::derive_seed;
+use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict, portfolio, split_work};
 
 use crate::tiler::dlx::Dlx;
 use crate::tiler::fit::FitTables;
@@ -512,8 +512,8 @@ fn fast_engine(plan: &Plan, stop: &mut dyn Stop) -> Option<Box<dyn Engine>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Lattice;
     use crate::tiler::problem::from_pictures;
+    use tessera_core::geometry::Lattice;
 
     #[test]
     fn building_the_tables_stops_with_the_budget() {

@@ -1,7 +1,7 @@
 //! The fast search: fill the first free cell, with bit masks.
 //!
 //! The board is one bit mask ([`CellBits`]: one word up to 64 cells, several beyond), laid out in
-//! lines along its shorter side (see [`crate::plan`]). Every placement is a mask, filed under its
+//! lines along its shorter side (see [`crate::tiler::plan`]). Every placement is a mask, filed under its
 //! lowest bit. At each node the search takes the first free cell `f`: every placement that can
 //! cover it has `f` as its lowest bit (all lower cells are covered), so the candidates are the
 //! placements filed under `f` that fit, found by table lookups ([`FitTables`]) as the bits of a
@@ -28,8 +28,8 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use crate::bits::CellBits;
-use crate::rng::Rng64;
-use crate::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
+use tessera_core::rng::Rng64;
+use tessera_core::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
 
 use crate::tiler::fit::FitTables;
 use crate::tiler::memo::{DeadStates, PocketResults, Window, pack_units};
@@ -777,9 +777,9 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
 mod tests {
     use super::*;
     use crate::bits::Bitboard;
-    use crate::geometry::Lattice;
-    use crate::runtime::{Budget, Outcome, Verdict};
     use crate::tiler::problem::from_pictures;
+    use tessera_core::geometry::Lattice;
+    use tessera_core::runtime::{Budget, Outcome, Verdict};
 
     /// The fast engine of a puzzle given as pictures.
     fn engine(board: &str, pieces: &[(char, u32, bool, &str)]) -> (Plan, Fast<Bitboard>) {

@@ -6,7 +6,7 @@
 //! shorter side, so that "the first free bit" walks a narrow front across the board (the order
 //! that makes fill-the-first-hole searches fast) and neighbours are a fixed shift apart.
 
-use crate::geometry::{BoardIndex, Coord, Lattice, Polyform};
+use tessera_core::geometry::{BoardIndex, Coord, Lattice, Polyform};
 
 use crate::tiler::problem::Problem;
 
