@@ -8,8 +8,8 @@
 use crate::exact_cover::{Bounds, ExactCover};
 use tessera_core::runtime::{Budget, Outcome, Verdict};
 
+use crate::tiler::engine::{Engine, Visit};
 use crate::tiler::plan::Plan;
-use crate::tiler::search::{Engine, Visit};
 
 /// The exact-cover formulation of a plan.
 pub(crate) struct Dlx {

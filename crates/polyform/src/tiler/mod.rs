@@ -11,6 +11,8 @@
 //! cells.
 
 mod dlx;
+mod engine;
+mod fast;
 mod fit;
 mod memo;
 mod pairs;

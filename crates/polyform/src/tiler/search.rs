@@ -1,10 +1,10 @@
-//! The fast search: fill the first free cell, with bit masks.
+//! The fast engine's depth-first search: fill the first free cell, with bit masks.
 //!
 //! The board is one bit mask ([`CellBits`]: one word up to 64 cells, several beyond), laid out in
 //! lines along its shorter side (see [`crate::tiler::plan`]). Every placement is a mask, filed under its
 //! lowest bit. At each node the search takes the first free cell `f`: every placement that can
 //! cover it has `f` as its lowest bit (all lower cells are covered), so the candidates are the
-//! placements filed under `f` that fit, found by table lookups ([`FitTables`]) as the bits of a
+//! placements filed under `f` that fit, found by table lookups ([`FitTables`](crate::tiler::fit::FitTables)) as the bits of a
 //! set. A node gathers its children's candidates before calling them: a child with none is never
 //! called.
 //!
@@ -25,43 +25,15 @@
 //!   search. The filter of triples is made only when the band's triples are few (meteor: 27k).
 
 use std::ops::ControlFlow;
-use std::sync::OnceLock;
+
+use tessera_core::rng::Rng64;
+use tessera_core::runtime::{Budget, POLL_INTERVAL, Stop, StopReason};
 
 use crate::bits::CellBits;
-use tessera_core::rng::Rng64;
-use tessera_core::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
-
-use crate::tiler::fit::FitTables;
-use crate::tiler::memo::{DeadStates, PocketResults, Window, pack_units};
-use crate::tiler::pairs::{Filters, Piece, RegionFilter};
-use crate::tiler::plan::Plan;
-
-/// What an engine calls with each solution: its plan placement indices, and the label of every
-/// board cell when the run was asked for labels and the engine draws them (empty otherwise).
-pub(crate) type Visit<'v> = dyn FnMut(&[u32], &[char]) -> ControlFlow<()> + 'v;
-
-/// A search engine over a compiled puzzle. Searches can be split into independent prefixes (lists
-/// of the engine's own placement handles) for parallel workers.
-pub(crate) trait Engine: Send + Sync {
-    /// Splits the search into at least `min` independent prefixes when the tree allows it.
-    fn prefixes(&self, min: usize) -> Vec<Vec<u32>>;
-    /// Searches below the prefixes that `next` hands out (indices into `prefixes`) until it has
-    /// no more, calling `visit` with each solution as plan placement indices (and, if the
-    /// engine can, with its labels by board cell, given `labels`, the label of each type). One
-    /// call is one worker's share: state worth keeping between prefixes is kept.
-    fn run(
-        &self,
-        prefixes: &[Vec<u32>],
-        next: &dyn Fn() -> Option<usize>,
-        budget: &mut Budget,
-        labels: Option<&[char]>,
-        visit: &mut Visit<'_>,
-    ) -> Outcome;
-    /// Finds one solution (plan placement indices). Engines may randomise their order from
-    /// `seed`, after trying their natural order first if `natural_first`; the verdict is
-    /// `Infeasible` only when a search ran to its end.
-    fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>>;
-}
+use crate::tiler::engine::Visit;
+use crate::tiler::fast::{Fast, MAX_TYPES, avail_of};
+use crate::tiler::memo::{DeadStates, PocketResults, Window};
+use crate::tiler::pairs::RegionFilter;
 
 /// With this many pieces left or fewer, the pocket check is skipped: the candidate scans and the
 /// filter of pairs find a dead end for less than the check costs.
@@ -75,16 +47,6 @@ const NO_DEAD_LEFT: usize = 3;
 // right only while such a node has no pocket check or dead state of its own.
 const _: () = assert!(NO_POCKETS_LEFT >= 3 && NO_DEAD_LEFT >= 3);
 
-/// Most piece types the fast search handles (they are tracked in one word).
-pub(crate) const MAX_TYPES: usize = 64;
-
-/// Neighbour steps towards higher bits (and towards lower bits) in one flood step: at most 4
-/// each way on both lattices.
-const STEPS: usize = 4;
-
-/// Nodes of the first restart of [`Engine::first`]; later ones get multiples (Luby sequence).
-const RESTART_NODES: u64 = 20_000;
-
 /// Log2 of the largest number of dead-state entries per search.
 const DEAD_LOG2: u32 = 20;
 
@@ -94,398 +56,8 @@ const POCKETS_LOG2: u32 = 14;
 /// Most memory of one search's dead-state table.
 const DEAD_BYTES: usize = 32 << 20;
 
-/// The fast engine's tables for one cell-set representation `B`.
-pub(crate) struct Fast<B> {
-    n_types: usize,
-    /// Bits that are never free: holes in the bounding box and bits past it.
-    start: B,
-    /// Which placements filed under a bit fit a node (placements are indices into `places`,
-    /// filed by lowest bit, then type).
-    fit: FitTables,
-    /// Bits of the layout (at least 1).
-    nbits: usize,
-    /// The placements' masks, filed by lowest bit, then type. (Apart from their types and open
-    /// lines: a node reads the mask and type of each candidate, the open lines only of those it
-    /// descends into, so the masks it reads share cache lines.)
-    masks: Vec<B>,
-    /// The placements' types.
-    tys: Vec<u8>,
-    /// The placements' open lines: the lines after the line of its last bit.
-    opens: Vec<B>,
-    /// Plan placement index of each placement.
-    ids: Vec<u32>,
-    /// The board cell of each bit (`u32::MAX` for bits that are no cell).
-    cell_of_bit: Vec<u32>,
-    /// Number of board cells.
-    cells: usize,
-    /// `open_after[bit]`: the lines after the line of `bit`. A placement whose last bit is `bit`
-    /// leaves them open.
-    open_after: Vec<B>,
-    counts: Vec<u32>,
-    /// Pieces in all.
-    pieces: usize,
-    /// What one more copy of each type adds to the packed count of copies used.
-    units: [u64; MAX_TYPES],
-    /// Bits of the copies used, packed one field per type (keying [`DeadStates`]), if they fit
-    /// in a word.
-    used_bits: Option<u32>,
-    /// Flood steps: `(k, bits whose neighbour is k bits higher)`; unused entries hold no bits.
-    up: [(u32, B); STEPS],
-    /// Flood steps: `(k, bits whose neighbour is k bits lower)`.
-    down: [(u32, B); STEPS],
-    fillable: Vec<bool>,
-    /// The regions the last two and the last three pieces may tile (when copies used pack into
-    /// a word), made by the first enumeration: a search for one tiling often ends before they
-    /// would pay.
-    filters: OnceLock<Option<Filters>>,
-    /// Packed copies of all pieces.
-    all_used: u64,
-    /// Bits the longest placement spans (highest minus lowest bit plus one): a node's
-    /// occupancy past its first free cell lies within them.
-    span: u32,
-}
-
-impl<B: CellBits> Fast<B> {
-    /// Builds the tables from a plan (`plan.nbits <= B::CAPACITY`, at most [`MAX_TYPES`] types);
-    /// `None` if `stop` says so first (on big boards the tables take a while).
-    pub(crate) fn new(plan: &Plan, stop: &mut dyn Stop) -> Option<Self> {
-        debug_assert!(plan.nbits <= B::CAPACITY && plan.types.len() <= MAX_TYPES);
-        let board = B::from_cells(plan.bit_of.iter().map(|&b| b as usize));
-        let counts: Vec<u32> = plan.types.iter().map(|t| t.count).collect();
-        let units = pack_units(&counts);
-        let mut f = Fast {
-            n_types: plan.types.len(),
-            start: !board,
-            fit: FitTables::default(),
-            nbits: plan.nbits.max(1),
-            masks: Vec::new(),
-            tys: Vec::new(),
-            opens: Vec::new(),
-            ids: Vec::new(),
-            cell_of_bit: cell_of_bit(&plan.bit_of, plan.nbits),
-            cells: plan.len(),
-            open_after: (0..plan.nbits.max(1))
-                .map(|b| !B::below((b / plan.line.max(1) + 1) * plan.line.max(1)))
-                .collect(),
-            pieces: counts.iter().map(|&c| c as usize).sum(),
-            counts,
-            units: [0; MAX_TYPES],
-            used_bits: units.as_ref().map(|u| u.1),
-            up: [(0, B::empty()); STEPS],
-            down: [(0, B::empty()); STEPS],
-            fillable: plan.fillable.clone(),
-            filters: OnceLock::new(),
-            all_used: 0,
-            span: 0,
-        };
-        let (mut up, mut down) = (0, 0);
-        for (delta, bits) in &plan.shifts {
-            let step = (delta.unsigned_abs(), B::from_cells(bits.iter().map(|&b| b as usize)));
-            if *delta > 0 {
-                f.up[up] = step;
-                up += 1;
-            } else {
-                f.down[down] = step;
-                down += 1;
-            }
-        }
-        for (u, x) in f.units.iter_mut().zip(units.map(|u| u.0).unwrap_or_default()) {
-            *u = x;
-        }
-        f.all_used = f.counts.iter().zip(&f.units).map(|(&c, &u)| u64::from(c) * u).sum();
-        f.file_placements(plan, stop)?;
-        let span = f.masks.iter().map(|m| m.highest().unwrap_or(0) - m.lowest().unwrap_or(0) + 1).max();
-        f.span = span.unwrap_or(1) as u32;
-        Some(f)
-    }
-
-    /// The filters of pairs and triples, made on first use.
-    fn filters(&self) -> Option<&Filters> {
-        let make = || {
-            if self.used_bits.is_none() || self.pieces < 3 {
-                return None;
-            }
-            let ty = |i: usize| usize::from(self.tys[i]) % MAX_TYPES;
-            let piece = |i: usize| Piece { mask: self.masks[i], unit: self.units[ty(i)], ty: ty(i) };
-            Filters::new(self.masks.len(), piece, &self.counts)
-        };
-        self.filters.get_or_init(make).as_ref()
-    }
-
-    /// Keeps the placements worth trying and files them by lowest bit and type; `None` if
-    /// stopped.
-    fn file_placements(&mut self, plan: &Plan, stop: &mut dyn Stop) -> Option<()> {
-        let line = plan.line.max(1);
-        let restricted = plan.restriction.as_ref().map(|r| r.ty);
-        let mask_of = |p| B::from_cells(plan.cells_of(p).iter().map(|&c| plan.bit_of[c as usize] as usize));
-        // First pass: the lowest bit of each placement kept (`u32::MAX`: dropped), counted by bit.
-        let mut low_of = vec![u32::MAX; plan.placements.len()];
-        let mut start = vec![0usize; self.nbits + 1];
-        for (id, p) in plan.placements.iter().enumerate() {
-            // The pocket check floods the board: poll now and then.
-            if id % 256 == 255 && stop.should_stop(0) {
-                return None;
-            }
-            if Some(p.ty) == restricted && plan.reps_of(id).is_none() {
-                continue;
-            }
-            let mask = mask_of(p);
-            // On the empty board, the lines outside the placement's own are full and open.
-            let (low, high) = (mask.lowest().unwrap_or(0), mask.highest().unwrap_or(0));
-            let outside = B::below(low / line * line) | !B::below((high / line + 1) * line);
-            if self.pockets_ok(self.start | mask, outside) {
-                low_of[id] = low as u32;
-                start[low + 1] += 1;
-            }
-        }
-        for b in 0..self.nbits {
-            start[b + 1] += start[b];
-        }
-        // Second pass: each kept placement straight to its place, by lowest bit, then (the plan
-        // lists placements by type) type, then index.
-        debug_assert!(plan.placements.windows(2).all(|w| w[0].ty <= w[1].ty));
-        let kept = start[self.nbits];
-        (self.masks, self.tys, self.opens) = (vec![B::empty(); kept], vec![0; kept], vec![B::empty(); kept]);
-        self.ids = vec![0; kept];
-        let mut next = start.clone();
-        for (id, p) in plan.placements.iter().enumerate().filter(|&(id, _)| low_of[id] != u32::MAX) {
-            let mask = mask_of(p);
-            let at = &mut next[low_of[id] as usize];
-            (self.masks[*at], self.tys[*at]) = (mask, p.ty as u8);
-            self.opens[*at] = self.open_after[mask.highest().unwrap_or(0)];
-            self.ids[*at] = id as u32;
-            *at += 1;
-        }
-        self.fit.reserve(kept, self.nbits, self.n_types);
-        let mut list = Vec::new();
-        for low in 0..self.nbits {
-            list.clear();
-            let range = start[low]..start[low + 1];
-            list.extend(
-                self.tys[range.clone()].iter().map(|&ty| usize::from(ty)).zip(self.masks[range].iter().copied()),
-            );
-            self.fit.file(low, start[low], &list, self.n_types);
-        }
-        self.fit.finish(self.n_types);
-        Some(())
-    }
-
-    /// The first chunk at `f`, the first free cell of `occ`, with a placement that fits (its
-    /// type in `avail`), and those that fit in it (see [`FitTables::first_fitting`]).
-    #[inline(always)]
-    fn fitting(&self, f: usize, occ: B, avail: u64) -> Option<(usize, u128)> {
-        self.fit.first_fitting(f, occ, avail, &|i| self.masks[i])
-    }
-
-    /// Calls `visit` with every placement from [`Fast::fitting`]'s answer on, until it breaks.
-    #[inline]
-    fn each_fitting<R>(
-        &self,
-        at: (usize, usize, u128),
-        occ: B,
-        avail: u64,
-        visit: impl FnMut(usize) -> ControlFlow<R>,
-    ) -> ControlFlow<R> {
-        self.fit.for_each(at, (occ, avail, &|i| self.masks[i]), visit)
-    }
-
-    /// Every placement that fits at the first free cell of `occ` (`None` when the board is full).
-    fn all_fitting(&self, occ: B, avail: u64) -> Option<Vec<u32>> {
-        let f = (!occ).lowest()?;
-        let mut out = Vec::new();
-        if let Some((c, fits)) = self.fitting(f, occ, avail) {
-            let _ = self.each_fitting((f, c, fits), occ, avail, |i| {
-                out.push(i as u32);
-                ControlFlow::<()>::Continue(())
-            });
-        }
-        Some(out)
-    }
-
-    /// One flood step: `set` and its neighbours (a fixed number of steps, so the loops unroll).
-    #[inline]
-    fn grow(&self, set: B) -> B {
-        let mut grown = set;
-        for &(k, from) in &self.up {
-            grown |= (set & from).shl(k);
-        }
-        for &(k, from) in &self.down {
-            grown |= (set & from).shr(k);
-        }
-        grown
-    }
-
-    /// Everything in `within` connected to `from` (which lies in `within`).
-    fn flood(&self, mut from: B, within: B) -> B {
-        loop {
-            let grown = self.grow(from) & within;
-            if grown == from {
-                return from;
-            }
-            from = grown;
-        }
-    }
-
-    /// Whether every free region closed off from `open` has a fillable size. The flood starts
-    /// from the open lines and walks back into the few lines the placed pieces reach; whatever
-    /// free cell it cannot reach is in a closed pocket, measured exactly. With `open` empty every
-    /// region is measured.
-    #[inline]
-    fn pockets_ok(&self, occ: B, open: B) -> bool {
-        let free = !occ;
-        let mut closed = free ^ self.flood(free & open, free);
-        while !closed.is_empty() {
-            let pocket = self.flood(closed.lowest_bit(), closed);
-            if !self.fillable[pocket.count() as usize] {
-                return false;
-            }
-            closed = closed ^ pocket;
-        }
-        true
-    }
-
-    /// [`Engine::run`], with one copy of every type (`ONE`) or not.
-    fn run_as<const ONE: bool>(
-        &self,
-        prefixes: &[Vec<u32>],
-        next: &dyn Fn() -> Option<usize>,
-        budget: &mut Budget,
-        labels: Option<&[char]>,
-        visit: &mut Visit<'_>,
-    ) -> Outcome {
-        let mut run = Run::<B, ONE>::new(self);
-        let filters = self.filters();
-        (run.pairs, run.triples) = (filters.map(|f| &f.pairs), filters.and_then(|f| f.triples.as_ref()));
-        if let Some(labels) = labels {
-            run.labels = Some(labels);
-            run.board = vec![' '; self.cells];
-        }
-        while let Some(k) = next() {
-            if budget.expired() {
-                return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
-            }
-            let (occ, open, counts) = self.replay(&prefixes[k]);
-            run.reset(&counts, &prefixes[k]);
-            if let ControlFlow::Break(r) = run.search(occ, open, visit, budget) {
-                return Outcome::Stopped(r);
-            }
-        }
-        Outcome::Complete
-    }
-
-    /// The occupancy, open lines and copies left after a prefix.
-    fn replay(&self, prefix: &[u32]) -> (B, B, Vec<u32>) {
-        let (mut occ, mut open, mut counts) = (self.start, !B::empty(), self.counts.clone());
-        for &i in prefix {
-            let i = i as usize;
-            occ |= self.masks[i];
-            open &= self.opens[i];
-            counts[usize::from(self.tys[i])] -= 1;
-        }
-        (occ, open, counts)
-    }
-}
-
-/// The board cell of each of `nbits` bits, from the bit of each cell (`u32::MAX`: no cell).
-fn cell_of_bit(bit_of: &[u32], nbits: usize) -> Vec<u32> {
-    let mut cell = vec![u32::MAX; nbits];
-    for (c, &b) in bit_of.iter().enumerate() {
-        cell[b as usize] = c as u32;
-    }
-    cell
-}
-
-/// The types with copies left.
-fn avail_of(counts: &[u32]) -> u64 {
-    (0..counts.len()).filter(|&k| counts[k] > 0).fold(0, |a, k| a | 1 << k)
-}
-
-impl<B: CellBits> Engine for Fast<B> {
-    fn prefixes(&self, min: usize) -> Vec<Vec<u32>> {
-        let mut level: Vec<Vec<u32>> = vec![Vec::new()];
-        while level.len() < min {
-            let mut next = Vec::new();
-            let mut grew = false;
-            for p in &level {
-                let (occ, open, counts) = self.replay(p);
-                match self.all_fitting(occ, avail_of(&counts)) {
-                    None => next.push(p.clone()),
-                    Some(c) if self.pockets_ok(occ, open) => {
-                        grew |= !c.is_empty();
-                        next.extend(c.iter().map(|&i| [&p[..], &[i]].concat()));
-                    }
-                    Some(_) => {}
-                }
-            }
-            level = next;
-            if !grew {
-                break;
-            }
-        }
-        level
-    }
-
-    fn run(
-        &self,
-        prefixes: &[Vec<u32>],
-        next: &dyn Fn() -> Option<usize>,
-        budget: &mut Budget,
-        labels: Option<&[char]>,
-        visit: &mut Visit<'_>,
-    ) -> Outcome {
-        if self.counts.iter().all(|&c| c == 1) {
-            self.run_as::<true>(prefixes, next, budget, labels, visit)
-        } else {
-            self.run_as::<false>(prefixes, next, budget, labels, visit)
-        }
-    }
-
-    /// Depth-first search in the natural order, then, if that takes long, restarts in random
-    /// orders with growing node limits (the Luby sequence), which tames the heavy tail of
-    /// first-solution times on large puzzles. Dead states are kept across restarts: they hold
-    /// whatever the order.
-    fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
-        let mut run = Run::<B, false>::new(self);
-        let mut rng = Rng64::seed(seed);
-        let mut restart = 0u64;
-        loop {
-            let (occ, open, counts) = self.replay(&[]);
-            run.reset(&counts, &[]);
-            run.shuffle = (restart > 0 || !natural_first).then(|| Rng64::seed(rng.next_u64()));
-            let mut limited = budget.worker().with_nodes(RESTART_NODES.saturating_mul(luby(restart)));
-            let mut found = None;
-            let flow = run.search(
-                occ,
-                open,
-                &mut |ids, _| {
-                    found = Some(ids.to_vec());
-                    ControlFlow::Break(())
-                },
-                &mut limited,
-            );
-            match (found, flow) {
-                (Some(ids), _) => return Verdict::Feasible(ids),
-                (None, ControlFlow::Continue(())) => return Verdict::Infeasible,
-                (None, ControlFlow::Break(StopReason::Nodes)) if !budget.expired() => restart += 1,
-                (None, ControlFlow::Break(r)) => return Verdict::Unknown(budget.reason().unwrap_or(r)),
-            }
-        }
-    }
-}
-
-/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (`i` from 0): restart
-/// limits within a log factor of the best fixed limit, whatever the run-time distribution.
-fn luby(i: u64) -> u64 {
-    let i = i + 1;
-    let mut k = 1;
-    while (1u64 << k) - 1 < i {
-        k += 1;
-    }
-    if i == (1 << k) - 1 { 1 << (k - 1) } else { luby(i - (1 << (k - 1))) }
-}
-
 /// The state of one depth-first search.
-struct Run<'a, B, const ONE: bool> {
+pub(super) struct Run<'a, B, const ONE: bool> {
     t: &'a Fast<B>,
     counts: [u32; MAX_TYPES],
     /// Bit `t` set iff type `t` has copies left.
@@ -506,17 +78,17 @@ struct Run<'a, B, const ONE: bool> {
     /// Tilings visited so far.
     found: u64,
     /// When set, each node tries its candidates in a random order.
-    shuffle: Option<Rng64>,
+    pub(super) shuffle: Option<Rng64>,
     /// The filters of pairs and triples, when this search uses them (enumerations).
-    pairs: Option<&'a RegionFilter>,
-    triples: Option<&'a RegionFilter>,
+    pub(super) pairs: Option<&'a RegionFilter>,
+    pub(super) triples: Option<&'a RegionFilter>,
     /// The label of each type, when tilings are to be drawn; `board` holds the drawing.
-    labels: Option<&'a [char]>,
-    board: Vec<char>,
+    pub(super) labels: Option<&'a [char]>,
+    pub(super) board: Vec<char>,
 }
 
 impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
-    fn new(t: &'a Fast<B>) -> Self {
+    pub(super) fn new(t: &'a Fast<B>) -> Self {
         // A dead-state table in proportion to the puzzle, within 2^10..2^20 entries and
         // DEAD_BYTES (on big boards an entry holds a long occupancy: allocating and clearing a
         // huge table would cost more than the search it saves).
@@ -549,7 +121,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     }
 
     /// Starts over below a new prefix (keeping the dead states: they hold for any prefix).
-    fn reset(&mut self, counts: &[u32], prefix: &[u32]) {
+    pub(super) fn reset(&mut self, counts: &[u32], prefix: &[u32]) {
         self.counts = [0; MAX_TYPES];
         self.counts[..counts.len()].copy_from_slice(counts);
         self.avail = avail_of(counts);
@@ -559,7 +131,13 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     }
 
     /// Searches below a node: every tiling that extends it is visited.
-    fn search(&mut self, occ: B, open: B, visit: &mut Visit<'_>, budget: &mut Budget) -> ControlFlow<StopReason> {
+    pub(super) fn search(
+        &mut self,
+        occ: B,
+        open: B,
+        visit: &mut Visit<'_>,
+        budget: &mut Budget,
+    ) -> ControlFlow<StopReason> {
         match (!occ).lowest() {
             None => self.found(visit),
             Some(f) => match self.t.fitting(f, occ, self.avail) {
@@ -770,79 +348,5 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             ControlFlow::Continue(()) => ControlFlow::Continue(()),
             ControlFlow::Break(()) => ControlFlow::Break(StopReason::Visitor),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bits::Bitboard;
-    use crate::tiler::problem::from_pictures;
-    use tessera_core::geometry::Lattice;
-    use tessera_core::runtime::{Budget, Outcome, Verdict};
-
-    /// The fast engine of a puzzle given as pictures.
-    fn engine(board: &str, pieces: &[(char, u32, bool, &str)]) -> (Plan, Fast<Bitboard>) {
-        let plan = Plan::new(&from_pictures(Lattice::Square, board, pieces).unwrap());
-        let fast = Fast::new(&plan, &mut Budget::unlimited().worker()).unwrap();
-        (plan, fast)
-    }
-
-    /// Every tiling an engine enumerates.
-    fn tilings(engine: &dyn Engine) -> Vec<Vec<u32>> {
-        let (mut out, taken) = (Vec::new(), std::cell::Cell::new(false));
-        let next = || (!taken.replace(true)).then_some(0);
-        let outcome = engine.run(&[Vec::new()], &next, &mut Budget::unlimited(), None, &mut |ids, _| {
-            let mut ids = ids.to_vec();
-            ids.sort_unstable();
-            out.push(ids);
-            ControlFlow::Continue(())
-        });
-        assert_eq!(outcome, Outcome::Complete);
-        out.sort_unstable();
-        out
-    }
-
-    /// On a small board without symmetry the filters of pairs and of triples are both made, and
-    /// the enumeration they prune lists exactly the tilings dancing links lists (which shares no
-    /// search code with it).
-    #[test]
-    fn filters_of_pairs_and_triples_keep_every_tiling() {
-        let pieces =
-            [('L', 2, true, "#.\n##"), ('I', 1, true, "###"), ('T', 1, true, "###\n.#."), ('O', 1, true, "##\n##")];
-        let (plan, fast) = engine("#####\n#####\n####.\n###..", &pieces);
-        assert!(plan.restriction.is_none(), "no symmetry: every tiling is listed as found");
-        assert!(fast.filters().is_some_and(|f| f.triples.is_some()), "a filter of triples");
-        let listed = tilings(&fast);
-        assert!(!listed.is_empty());
-        assert_eq!(listed, tilings(&crate::tiler::dlx::Dlx::new(&plan)));
-    }
-
-    /// Random orders (every node shuffles its candidates) still find exact covers, and still
-    /// prove that there is none.
-    #[test]
-    fn random_orders_find_exact_covers_and_prove_none() {
-        let (plan, fast) = engine("####\n####\n####\n####", &[('I', 2, true, "####"), ('L', 2, true, "#.\n#.\n##")]);
-        for seed in 0..8 {
-            let Verdict::Feasible(ids) = fast.first(seed, false, &mut Budget::unlimited()) else {
-                panic!("seed {seed}")
-            };
-            let mut covered: Vec<u32> =
-                ids.iter().flat_map(|&i| plan.cells_of(&plan.placements[i as usize]).to_vec()).collect();
-            covered.sort_unstable();
-            assert_eq!(covered, (0..16).collect::<Vec<u32>>(), "seed {seed}: not an exact cover");
-        }
-        // Each T covers three squares of one colour of a checkerboard and one of the other: three
-        // of them can't cover the 2x6 board's six and six.
-        let (_, fast) = engine("######\n######", &[('T', 3, true, "###\n.#.")]);
-        for seed in 0..4 {
-            assert!(matches!(fast.first(seed, false, &mut Budget::unlimited()), Verdict::Infeasible));
-        }
-    }
-
-    #[test]
-    fn luby_sequence() {
-        let seq: Vec<u64> = (0..15).map(luby).collect();
-        assert_eq!(seq, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 }

@@ -30,10 +30,11 @@ use tessera_core::rng::derive_seed;
 use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict, portfolio, split_work};
 
 use crate::tiler::dlx::Dlx;
+use crate::tiler::engine::Engine;
+use crate::tiler::fast::{Fast, MAX_TYPES};
 use crate::tiler::fit::FitTables;
 use crate::tiler::plan::Plan;
 use crate::tiler::problem::{Problem, draw};
-use crate::tiler::search::{Engine, Fast, MAX_TYPES};
 
 /// Most pieces for a single worker to search on the caller's thread (a few hundred bytes of
 /// stack a piece); deeper searches get a thread with a deep stack.

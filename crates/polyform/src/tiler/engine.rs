@@ -1,0 +1,33 @@
+//! What both tiling engines offer the solver: a search split into prefixes for parallel workers,
+//! run to the end or to a first solution.
+
+use std::ops::ControlFlow;
+
+use tessera_core::runtime::{Budget, Outcome, Verdict};
+
+/// What an engine calls with each solution: its plan placement indices, and the label of every
+/// board cell when the run was asked for labels and the engine draws them (empty otherwise).
+pub(crate) type Visit<'v> = dyn FnMut(&[u32], &[char]) -> ControlFlow<()> + 'v;
+
+/// A search engine over a compiled puzzle. Searches can be split into independent prefixes (lists
+/// of the engine's own placement handles) for parallel workers.
+pub(crate) trait Engine: Send + Sync {
+    /// Splits the search into at least `min` independent prefixes when the tree allows it.
+    fn prefixes(&self, min: usize) -> Vec<Vec<u32>>;
+    /// Searches below the prefixes that `next` hands out (indices into `prefixes`) until it has
+    /// no more, calling `visit` with each solution as plan placement indices (and, if the
+    /// engine can, with its labels by board cell, given `labels`, the label of each type). One
+    /// call is one worker's share: state worth keeping between prefixes is kept.
+    fn run(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        labels: Option<&[char]>,
+        visit: &mut Visit<'_>,
+    ) -> Outcome;
+    /// Finds one solution (plan placement indices). Engines may randomise their order from
+    /// `seed`, after trying their natural order first if `natural_first`; the verdict is
+    /// `Infeasible` only when a search ran to its end.
+    fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>>;
+}
