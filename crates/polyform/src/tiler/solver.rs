@@ -77,7 +77,7 @@ pub enum TilingError {
     Stopped(StopReason),
     /// The fast engine was requested for a puzzle it cannot take.
     #[error(
-        "the fast engine takes boards whose bounding box has at most 4096 cells, at most 64 piece types, and placement masks and tables of at most 256 MiB in all (this puzzle: {0} cells, {1} types, {2} MiB); use --engine dlx"
+        "the fast engine takes boards whose bounding box has at most 4096 cells, at most 64 piece types, and placement masks and tables of at most 256 MiB in all (this puzzle: {0} cells, {1} types, {2} MiB): the dancing-links engine takes any puzzle"
     )]
     TooBigForFast(usize, usize, u64),
 }
