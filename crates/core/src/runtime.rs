@@ -40,6 +40,9 @@ pub enum StopReason {
     Cancelled,
     /// The caller's visitor asked to stop.
     Visitor,
+    /// An incomplete search (a heuristic) ended without an answer, or does not take such an
+    /// instance.
+    GaveUp,
 }
 
 impl std::fmt::Display for StopReason {
@@ -50,6 +53,7 @@ impl std::fmt::Display for StopReason {
             StopReason::Interrupted => "interrupted",
             StopReason::Cancelled => "cancelled",
             StopReason::Visitor => "stopped by the caller",
+            StopReason::GaveUp => "gave up (an incomplete search)",
         })
     }
 }

@@ -11,7 +11,7 @@ use tessera_core::runtime::Verdict;
 use tessera_polyform::tiler::{EngineKind, PieceSpec, Problem, Solution, Tiler};
 
 use super::colours::colours_can_balance;
-use super::{BoxResult, Ctx};
+use super::{BoxVerdict, Ctx, undecided};
 use crate::answer::{Answer, Dims, Placed};
 use crate::bag::Bag;
 use crate::shapes::PieceSet;
@@ -20,28 +20,28 @@ use crate::shapes::PieceSet;
 const HOLE: char = '_';
 
 /// Packs the bag into the box, or proves that it does not fit.
-pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
+pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
     let area = u64::from(dims.0) * u64::from(dims.1);
     if area < bag.cells() {
-        return BoxResult::Impossible;
+        return Verdict::Infeasible;
     }
     pack_region(bag, &rectangle(dims), ctx)
 }
 
 /// Packs the bag into a region (cells in the game's axes; spare cells become holes), or proves
 /// that it does not fit.
-pub fn pack_region(bag: &Bag, region: &[(i32, i32)], ctx: &Ctx<'_>) -> BoxResult {
+pub fn pack_region(bag: &Bag, region: &[(i32, i32)], ctx: &Ctx<'_>) -> BoxVerdict {
     let area = region.len() as u64;
     if area < bag.cells() || (area == bag.cells() && !colours_can_balance(bag, region)) {
-        return BoxResult::Impossible;
+        return Verdict::Infeasible;
     }
     let (problem, top) = problem(bag, region);
     // Building the tables of a big box takes a while: within the budget too.
-    let Ok(tiler) = Tiler::within(&problem, EngineKind::Auto, ctx.budget) else { return BoxResult::Unknown };
+    let Ok(tiler) = Tiler::within(&problem, EngineKind::Auto, ctx.budget) else { return undecided(ctx.budget) };
     match tiler.first(ctx.threads, ctx.seed, ctx.budget) {
-        Verdict::Feasible(s) | Verdict::Optimal(s) => BoxResult::Packed(answer(bag.set, &problem, &s, top)),
-        Verdict::Infeasible => BoxResult::Impossible,
-        Verdict::Unknown(_) => BoxResult::Unknown,
+        Verdict::Feasible(s) | Verdict::Optimal(s) => Verdict::Feasible(answer(bag.set, &problem, &s, top)),
+        Verdict::Infeasible => Verdict::Infeasible,
+        Verdict::Unknown(r) => Verdict::Unknown(r),
     }
 }
 
@@ -106,7 +106,7 @@ mod tests {
     #[test]
     fn colours_refute_at_once() {
         let bag = Bag::from_letters(PieceSet::Tetrominoes, "TIOO").unwrap();
-        assert_eq!(pack(&bag, (4, 4), &ctx(&Budget::unlimited())), BoxResult::Impossible);
+        assert_eq!(pack(&bag, (4, 4), &ctx(&Budget::unlimited())), Verdict::Infeasible);
     }
 
     #[test]
@@ -114,14 +114,14 @@ mod tests {
         let b = Budget::unlimited();
         for (letters, dims) in [("IJLO", (4, 4)), ("LL", (3, 3)), ("IIIIIIIIJJ", (6, 7))] {
             let bag = Bag::from_letters(PieceSet::Tetrominoes, letters).unwrap();
-            let BoxResult::Packed(a) = pack(&bag, dims, &ctx(&b)) else { panic!("{letters} in {dims:?}") };
+            let Verdict::Feasible(a) = pack(&bag, dims, &ctx(&b)) else { panic!("{letters} in {dims:?}") };
             let checked = validate(&bag, &a).unwrap();
             assert!(checked.width <= dims.0 && checked.height <= dims.1, "{letters}: {checked:?}");
         }
         // Two O, or an L and its mirror image J, cannot share a 3x3 box, and the search proves it.
         for letters in ["OO", "LJ"] {
             let bag = Bag::from_letters(PieceSet::Tetrominoes, letters).unwrap();
-            assert_eq!(pack(&bag, (3, 3), &ctx(&b)), BoxResult::Impossible, "{letters}");
+            assert_eq!(pack(&bag, (3, 3), &ctx(&b)), Verdict::Infeasible, "{letters}");
         }
     }
 }

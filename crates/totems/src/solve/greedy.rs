@@ -11,9 +11,9 @@
 //! with the lowest free cell of every column, so that a drop starts right above what is filled.
 
 use tessera_core::rng::{Rng64, derive_seed};
-use tessera_core::runtime::{Budget, portfolio};
+use tessera_core::runtime::{Budget, Verdict, portfolio};
 
-use super::{BoxResult, Ctx};
+use super::{BoxVerdict, Ctx, undecided};
 use crate::answer::{Answer, Dims, Placed};
 use crate::bag::Bag;
 
@@ -21,10 +21,10 @@ use crate::bag::Bag;
 const MAX_WIDTH: u32 = 128;
 
 /// Packs the bag into the box greedily; proves nothing but "too small".
-pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
+pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
     let (w, h) = dims;
     if u64::from(w) * u64::from(h) < bag.cells() {
-        return BoxResult::Impossible;
+        return Verdict::Infeasible;
     }
     // Work in a grid at most 128 wide, turning the box if it is the wider way.
     let (gw, gh, turn) = if w <= MAX_WIDTH {
@@ -32,7 +32,7 @@ pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
     } else if h <= MAX_WIDTH {
         (h, w, true)
     } else {
-        return BoxResult::Unknown;
+        return undecided(ctx.budget);
     };
     let shapes = Shapes::new(bag);
     let found = portfolio(ctx.threads, ctx.budget, |k, b| {
@@ -46,9 +46,9 @@ pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
         None
     });
     match found {
-        Some(a) if turn => BoxResult::Packed(a.turned(gw)),
-        Some(a) => BoxResult::Packed(a),
-        None => BoxResult::Unknown,
+        Some(a) if turn => Verdict::Feasible(a.turned(gw)),
+        Some(a) => Verdict::Feasible(a),
+        None => undecided(ctx.budget),
     }
 }
 
@@ -198,13 +198,13 @@ mod tests {
         let ctx = Ctx { threads: 1, seed: 1, budget: &budget };
         for (n, side) in [(8u64, 6u32), (32, 12), (128, 23), (512, 46)] {
             let bag = Bag::random(PieceSet::Tetrominoes, n, &mut Rng64::seed(n));
-            let BoxResult::Packed(a) = pack(&bag, (side, side), &ctx) else { panic!("{n} pieces in {side}x{side}") };
+            let Verdict::Feasible(a) = pack(&bag, (side, side), &ctx) else { panic!("{n} pieces in {side}x{side}") };
             let c = validate(&bag, &a).unwrap();
             assert!(c.width <= side && c.height <= side);
         }
         // Too small: said at once.
         let bag = Bag::from_letters(PieceSet::Tetrominoes, "OO").unwrap();
-        assert_eq!(pack(&bag, (2, 3), &ctx), BoxResult::Impossible);
+        assert_eq!(pack(&bag, (2, 3), &ctx), Verdict::Infeasible);
     }
 
     #[test]
@@ -212,7 +212,7 @@ mod tests {
         let budget = Budget::unlimited().with_time(std::time::Duration::from_secs(10));
         let ctx = Ctx { threads: 1, seed: 1, budget: &budget };
         let bag = Bag::from_letters(PieceSet::Tetrominoes, &"I".repeat(70)).unwrap();
-        let BoxResult::Packed(a) = pack(&bag, (140, 2), &ctx) else { panic!("70 I in 140x2") };
+        let Verdict::Feasible(a) = pack(&bag, (140, 2), &ctx) else { panic!("70 I in 140x2") };
         assert_eq!(validate(&bag, &a).map(|c| (c.width, c.height)), Ok((140, 2)));
     }
 }

@@ -16,9 +16,9 @@
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use tessera_core::runtime::portfolio;
+use tessera_core::runtime::{Verdict, portfolio};
 
-use super::{BoxResult, Ctx, Solver, colours, exact, greedy, pack, strips};
+use super::{BoxVerdict, Ctx, Solver, colours, exact, greedy, pack, strips, undecided};
 use crate::answer::{Answer, Dims, Placed, candidate_boxes};
 use crate::bag::Bag;
 
@@ -37,6 +37,7 @@ pub struct Trial {
 
 /// The hybrid's answer and how it got there.
 #[derive(Clone, Debug)]
+#[must_use]
 pub struct Solved {
     /// The answer (every piece placed).
     pub answer: Answer,
@@ -78,15 +79,15 @@ pub fn solve(bag: &Bag, solver: Solver, ctx: &Ctx<'_>) -> Solved {
         let result = pack(solver, bag, dims, &Ctx { budget: &ctx.budget.within(slice), ..ctx.clone() });
         let seconds = start.elapsed().as_secs_f64();
         let (name, s) = match result {
-            BoxResult::Packed(a) => {
+            Verdict::Feasible(a) | Verdict::Optimal(a) => {
                 let s = a.score(bag.set);
                 if s > best {
                     (answer, best) = (a, s);
                 }
                 ("packed", s)
             }
-            BoxResult::Impossible => ("impossible", 0.0),
-            BoxResult::Unknown => ("unknown", 0.0),
+            Verdict::Infeasible => ("impossible", 0.0),
+            Verdict::Unknown(_) => ("unknown", 0.0),
         };
         trials.push(Trial { dims, score: s, result: name, seconds });
         // A packing whose bounding box came out smaller than the box may score less than the
@@ -102,18 +103,18 @@ pub fn solve(bag: &Bag, solver: Solver, ctx: &Ctx<'_>) -> Solved {
 }
 
 /// The hybrid's choice of solvers for one box (see the module documentation).
-pub fn pack_box(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
+pub fn pack_box(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
     let area = u64::from(dims.0) * u64::from(dims.1);
     let spare = area.saturating_sub(bag.cells());
     if area < bag.cells() || (spare == 0 && !colours::colours_can_balance(bag, &exact::rectangle(dims))) {
-        return BoxResult::Impossible;
+        return Verdict::Infeasible;
     }
     let small = if spare == 0 { bag.len() <= 16 } else { area <= 64 };
     if small {
         return exact::pack(bag, dims, ctx);
     }
     let time = |share: f64| ctx.budget.time_left().map_or(Duration::from_secs(3600), |t| t.mul_f64(share));
-    let with = |solver: fn(&Bag, Dims, &Ctx<'_>) -> BoxResult, share: f64| {
+    let with = |solver: fn(&Bag, Dims, &Ctx<'_>) -> BoxVerdict, share: f64| {
         solver(bag, dims, &Ctx { budget: &ctx.budget.within(time(share)), ..ctx.clone() })
     };
     let packed = if spare == 0 {
@@ -124,30 +125,30 @@ pub fn pack_box(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
         with(race, 0.6)
     } else {
         match with(greedy::pack, 0.3) {
-            r @ BoxResult::Packed(_) => r,
+            r @ Verdict::Feasible(_) => r,
             _ => with(strips::pack, 0.6),
         }
     };
-    if let r @ BoxResult::Packed(_) = packed {
+    if let r @ Verdict::Feasible(_) = packed {
         return r;
     }
     // The exact search on the whole box, last: it can still find a packing or prove there is
     // none, but on big boxes building its tables alone would overrun the budget.
-    if area <= EXACT_MAX_AREA { exact::pack(bag, dims, ctx) } else { BoxResult::Unknown }
+    if area <= EXACT_MAX_AREA { exact::pack(bag, dims, ctx) } else { undecided(ctx.budget) }
 }
 
 /// Greedy and strips on the same box at once, each with half the threads; the first packing wins.
-fn race(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
+fn race(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
     let half = [ctx.threads.div_ceil(2), ctx.threads / 2];
     let found = portfolio(2, ctx.budget, |k, b| {
         let ctx = Ctx { threads: half[k], budget: b, ..ctx.clone() };
         let solver = if k == 0 { greedy::pack } else { strips::pack };
         match solver(bag, dims, &ctx) {
-            BoxResult::Packed(a) => Some(a),
+            Verdict::Feasible(a) => Some(a),
             _ => None,
         }
     });
-    found.map_or(BoxResult::Unknown, BoxResult::Packed)
+    found.map_or_else(|| undecided(ctx.budget), Verdict::Feasible)
 }
 
 /// Largest box the hybrid hands to the exact search as a whole (32 x 32).

@@ -17,20 +17,21 @@ pub mod hybrid;
 pub mod rects;
 pub mod strips;
 
-use tessera_core::runtime::Budget;
+use tessera_core::runtime::{Budget, Stop, StopReason, Verdict};
 
 use crate::answer::{Answer, Dims};
 use crate::bag::Bag;
 
-/// What a solver says about one box.
-#[derive(Clone, Debug, PartialEq)]
-pub enum BoxResult {
-    /// A packing of the bag within the box.
-    Packed(Answer),
-    /// Proven: the bag does not fit the box.
-    Impossible,
-    /// Neither, within the time given.
-    Unknown,
+/// What a solver says about one box: a packing of the bag within it (`Feasible`), a proof that
+/// the bag does not fit (`Infeasible`), or neither (`Unknown`, with why: the budget ran out, or
+/// [`StopReason::GaveUp`] from a heuristic that found nothing or does not take such a box).
+pub type BoxVerdict = Verdict<Answer>;
+
+/// `Unknown`, with why: the budget's reason if it has run out, else [`StopReason::GaveUp`].
+pub(crate) fn undecided(budget: &Budget) -> BoxVerdict {
+    let mut budget = budget.clone();
+    let stopped = if budget.expired() { budget.reason() } else { None };
+    Verdict::Unknown(stopped.unwrap_or(StopReason::GaveUp))
 }
 
 /// How a solver may run: threads, a seed, and a budget.
@@ -88,7 +89,7 @@ impl std::fmt::Display for Solver {
 }
 
 /// Packs a bag into one box with one solver (the hybrid picks one for the box).
-pub fn pack(solver: Solver, bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
+pub fn pack(solver: Solver, bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
     match solver {
         Solver::Hybrid => hybrid::pack_box(bag, dims, ctx),
         Solver::Exact => exact::pack(bag, dims, ctx),

@@ -19,18 +19,18 @@ use std::sync::OnceLock;
 
 use rand::seq::SliceRandom;
 use tessera_core::rng::{Rng64, derive_seed};
-use tessera_core::runtime::{Budget, portfolio};
+use tessera_core::runtime::{Budget, Verdict, portfolio};
 
-use super::{BoxResult, Ctx};
+use super::{BoxVerdict, Ctx, undecided};
 use crate::answer::{Answer, Dims, Placed};
 use crate::bag::Bag;
 use crate::shapes::PieceSet;
 
 /// Packs the bag into the box with inventory rectangles (perfect packings only).
-pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
+pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
     let (w, h) = dims;
     if u64::from(w) * u64::from(h) != bag.cells() || bag.set != PieceSet::Tetrominoes {
-        return BoxResult::Unknown;
+        return undecided(ctx.budget);
     }
     let inventory = inventory();
     let found = portfolio(ctx.threads, ctx.budget, |k, b| {
@@ -43,7 +43,7 @@ pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
         }
         None
     });
-    found.map_or(BoxResult::Unknown, BoxResult::Packed)
+    found.map_or_else(|| undecided(ctx.budget), Verdict::Feasible)
 }
 
 /// A rectangle of the inventory: its size, the pieces that tile it, and one tiling.
@@ -313,7 +313,7 @@ mod tests {
             }
         };
         let budget = Budget::unlimited().with_time(std::time::Duration::from_secs(20));
-        let BoxResult::Packed(a) = pack(&bag, (16, 16), &Ctx { threads: 2, seed: 1, budget: &budget }) else {
+        let Verdict::Feasible(a) = pack(&bag, (16, 16), &Ctx { threads: 2, seed: 1, budget: &budget }) else {
             panic!("no packing for {bag}");
         };
         assert_eq!(validate(&bag, &a).map(|c| c.score), Ok(384.0));

@@ -16,24 +16,24 @@ use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
 use tessera_core::rng::{Rng64, derive_seed};
-use tessera_core::runtime::{Budget, portfolio};
+use tessera_core::runtime::{Budget, Verdict, portfolio};
 
 use super::colours::{ColourSums, imbalances};
-use super::{BoxResult, Ctx, exact};
+use super::{BoxVerdict, Ctx, exact, undecided};
 use crate::answer::{Answer, Dims, Placed};
 use crate::bag::Bag;
 
 /// Packs the bag into the box by strips; never proves a box impossible.
-pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxResult {
+pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
     let (w, h) = dims;
     let (long, short) = (w.max(h), w.min(h));
-    let Some(layout) = Layout::new(bag, long, short) else { return BoxResult::Unknown };
+    let Some(layout) = Layout::new(bag, long, short) else { return undecided(ctx.budget) };
     let found = portfolio(ctx.threads, ctx.budget, |k, b| layout.solve(bag, derive_seed(ctx.seed, k as u64), b));
     match found {
         // Built with the strips lying along x; turn it if the box is taller than wide.
-        Some(a) if w >= h => BoxResult::Packed(a),
-        Some(a) => BoxResult::Packed(a.turned(long)),
-        None => BoxResult::Unknown,
+        Some(a) if w >= h => Verdict::Feasible(a),
+        Some(a) => Verdict::Feasible(a.turned(long)),
+        None => undecided(ctx.budget),
     }
 }
 
@@ -111,7 +111,7 @@ impl Layout {
             let region = self.region(i, &sub).unwrap_or_else(|| exact::rectangle((self.long, self.heights[i])));
             let start = Instant::now();
             match exact::pack_region(&sub, &region, &ctx) {
-                BoxResult::Packed(a) => {
+                Verdict::Feasible(a) => {
                     tiled[i] = Some(a);
                     slowest = slowest.max(Some(start.elapsed()));
                 }
@@ -347,7 +347,7 @@ mod tests {
         };
         let budget = Budget::unlimited().with_time(Duration::from_secs(20));
         let ctx = Ctx { threads: 2, seed: 5, budget: &budget };
-        let BoxResult::Packed(a) = pack(&bag, (32, 32), &ctx) else { panic!("no packing for {bag}") };
+        let Verdict::Feasible(a) = pack(&bag, (32, 32), &ctx) else { panic!("no packing for {bag}") };
         let checked = validate(&bag, &a).unwrap();
         assert_eq!((checked.width, checked.height, checked.score), (32, 32, 1536.0));
     }

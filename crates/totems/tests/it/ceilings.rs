@@ -3,7 +3,8 @@
 //! bag, and find exactly those.
 
 use tessera_core::runtime::Budget;
-use tessera_totems::solve::{BoxResult, Ctx, exact};
+use tessera_core::runtime::Verdict;
+use tessera_totems::solve::{Ctx, exact};
 use tessera_totems::validate::validate;
 use tessera_totems::{Bag, PieceSet};
 
@@ -20,13 +21,13 @@ fn fitting_draws(n: u32, side: u32) -> u32 {
             d /= 7;
         }
         match exact::pack(&bag, (side, side), &ctx) {
-            BoxResult::Packed(a) => {
+            Verdict::Feasible(a) | Verdict::Optimal(a) => {
                 let c = validate(&bag, &a).unwrap();
                 assert!(c.width <= side && c.height <= side);
                 fits += 1;
             }
-            BoxResult::Impossible => {}
-            BoxResult::Unknown => panic!("{bag} undecided"),
+            Verdict::Infeasible => {}
+            Verdict::Unknown(_) => panic!("{bag} undecided"),
         }
     }
     fits
@@ -82,13 +83,13 @@ fn level_5_ceiling() {
     for (bag, p) in &all {
         total += p;
         match exact::pack(bag, (8, 8), &ctx) {
-            BoxResult::Packed(a) => {
+            Verdict::Feasible(a) | Verdict::Optimal(a) => {
                 validate(bag, &a).unwrap();
                 fit += p;
                 bags += 1;
             }
-            BoxResult::Impossible => {}
-            BoxResult::Unknown => panic!("{bag} undecided"),
+            Verdict::Infeasible => {}
+            Verdict::Unknown(_) => panic!("{bag} undecided"),
         }
     }
     assert!((total - 1.0).abs() < 1e-9);

@@ -4,10 +4,11 @@
 use proptest::prelude::*;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::Budget;
+use tessera_core::runtime::Verdict;
 use tessera_totems::answer::score;
 use tessera_totems::shapes::Kind;
 use tessera_totems::solve::hybrid::solve;
-use tessera_totems::solve::{BoxResult, Ctx, Solver, exact};
+use tessera_totems::solve::{Ctx, Solver, exact};
 use tessera_totems::validate::validate;
 use tessera_totems::{Bag, PieceSet};
 
@@ -66,7 +67,7 @@ proptest! {
         let budget = Budget::unlimited().with_time(std::time::Duration::from_secs(10));
         let ctx = Ctx { threads: 1, seed, budget: &budget };
         // The exact solver finds the planted box itself...
-        let BoxResult::Packed(a) = exact::pack(&bag, (w as u32, h as u32), &ctx) else {
+        let Verdict::Feasible(a) = exact::pack(&bag, (w as u32, h as u32), &ctx) else {
             panic!("{bag} not packed into its planted {w}x{h}");
         };
         let c = validate(&bag, &a).unwrap();
