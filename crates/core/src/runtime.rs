@@ -61,6 +61,7 @@ impl std::fmt::Display for StopReason {
 /// Whether a search ran to its end.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case", tag = "status", content = "reason")]
+#[must_use = "an outcome says whether the results are complete or only a lower bound"]
 pub enum Outcome {
     /// The whole search space was explored.
     Complete,
@@ -77,6 +78,7 @@ impl Outcome {
 
 /// What a search concluded about a problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[must_use = "a verdict holds the solution, or why there is none"]
 pub enum Verdict<T> {
     /// A solution proven best (or, for a satisfaction problem, the problem needs no more).
     Optimal(T),
@@ -134,15 +136,18 @@ impl Default for Budget {
 
 impl Budget {
     /// No limit but Ctrl-C.
+    #[must_use]
     pub fn unlimited() -> Self {
         Budget { deadline: None, max_nodes: None, nodes: 0, cancel: vec![Arc::default()], reason: None }
     }
     /// Stops after `d` of wall time from now.
+    #[must_use]
     pub fn with_time(mut self, d: Duration) -> Self {
         self.deadline = Some(Instant::now() + d);
         self
     }
     /// Stops after `d` of wall time from now, if given.
+    #[must_use]
     pub fn with_time_opt(self, d: Option<Duration>) -> Self {
         match d {
             Some(d) => self.with_time(d),
@@ -150,16 +155,19 @@ impl Budget {
         }
     }
     /// Stops after about `n` nodes (checked every [`POLL_INTERVAL`] nodes).
+    #[must_use]
     pub fn with_nodes(mut self, n: u64) -> Self {
         self.max_nodes = Some(n);
         self
     }
     /// A budget for a parallel worker: the same deadline and cancel flag, a fresh node count.
+    #[must_use]
     pub fn worker(&self) -> Budget {
         Budget { nodes: 0, reason: None, ..self.clone() }
     }
     /// A budget with the same limits and a cancel flag of its own: cancelling the fork stops
     /// only the fork and its workers, cancelling this budget stops the fork too.
+    #[must_use]
     pub fn fork(&self) -> Budget {
         let mut fork = self.worker();
         fork.cancel.insert(0, Arc::default());
@@ -167,6 +175,7 @@ impl Budget {
     }
     /// A fork (see [`Budget::fork`]) that also stops after `d` from now, or at this budget's own
     /// deadline if that comes first: a slice of the time left for one part of a job.
+    #[must_use]
     pub fn within(&self, d: Duration) -> Budget {
         let mut fork = self.fork();
         let end = Instant::now() + d;

@@ -97,6 +97,7 @@ pub fn replay(board: &Board, moves: &[Move]) -> Replay {
 
 /// The tester's verdict on a list of moves.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[must_use = "a score says whether the moves are valid"]
 pub struct Score {
     /// Tiles removed.
     pub removed: usize,

@@ -48,6 +48,7 @@ impl Default for Params {
 
 /// What the search found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[must_use]
 pub struct Solution {
     /// The moves, in order.
     pub moves: Vec<Move>,

@@ -128,6 +128,7 @@ impl Solution {
 
 /// Solution counts.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[must_use = "counts say whether they are exact (their outcome)"]
 pub struct Counts {
     /// Every tiling.
     pub raw: u64,

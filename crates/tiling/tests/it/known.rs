@@ -82,10 +82,11 @@ fn listing_matches_counts_and_validates() {
     let counts = tiler.count(1, &Budget::unlimited());
     assert_eq!(seen.len() as u64, counts.raw);
     let mut distinct = 0;
-    tiler.for_each(&Budget::unlimited(), true, |_| {
+    let outcome = tiler.for_each(&Budget::unlimited(), true, |_| {
         distinct += 1;
         ControlFlow::Continue(())
     });
+    assert_eq!(outcome, Outcome::Complete);
     assert_eq!(distinct, 65);
 }
 
@@ -97,10 +98,11 @@ fn folded_labels_are_the_listed_tilings() {
     let puzzle = builtin("scott-8x8").unwrap();
     let tiler = Tiler::new(&puzzle.problem).unwrap();
     let mut listed = Vec::new();
-    tiler.for_each(&Budget::unlimited(), false, |s| {
+    let outcome = tiler.for_each(&Budget::unlimited(), false, |s| {
         listed.push(tiler.labels(s));
         ControlFlow::Continue(())
     });
+    assert_eq!(outcome, Outcome::Complete);
     listed.sort_unstable();
     for kind in [EngineKind::Fast, EngineKind::Dlx] {
         let tiler = Tiler::with_engine(&puzzle.problem, kind).unwrap();
@@ -155,10 +157,11 @@ fn thousands_of_pieces_do_not_overflow_the_stack() {
     assert_eq!(t.count(1, &Budget::unlimited()).raw, 1);
     assert!(matches!(t.first(2, 0, &Budget::unlimited()), Verdict::Feasible(_)));
     let mut listed = 0;
-    t.for_each(&Budget::unlimited(), false, |_| {
+    let outcome = t.for_each(&Budget::unlimited(), false, |_| {
         listed += 1;
         std::ops::ControlFlow::Continue(())
     });
+    assert_eq!(outcome, Outcome::Complete);
     assert_eq!(listed, 1);
     // 100 x 100: past the fast engine, dancing links goes 10000 levels deep.
     let p = Puzzle::parse(&board(100)).unwrap();

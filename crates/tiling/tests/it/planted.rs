@@ -143,7 +143,7 @@ proptest! {
         // A tiling as a set of pieces, each a label and its cells.
         type Tiling = BTreeSet<(char, BTreeSet<(i32, i32)>)>;
         let mut raw: BTreeSet<Tiling> = BTreeSet::new();
-        tiler.for_each(&Budget::unlimited(), false, |sol| {
+        let outcome = tiler.for_each(&Budget::unlimited(), false, |sol| {
             let labels: Vec<char> = tiler.labels(sol).chars().collect();
             let t: Tiling = sol.piece_cells().into_iter()
                 .map(|cells| (labels[cells[0]], cells.iter().map(|&k| p.puzzle.problem.board[k]).collect()))
@@ -151,6 +151,7 @@ proptest! {
             assert!(raw.insert(t), "a tiling listed twice");
             std::ops::ControlFlow::Continue(())
         });
+        prop_assert_eq!(outcome, tessera_core::runtime::Outcome::Complete);
         prop_assert_eq!(raw.len() as u64, counts.raw);
         let classes: BTreeSet<Tiling> = raw.iter().map(|t| {
             syms.iter().map(|m| t.iter().map(|(l, cs)| (*l, cs.iter().map(|c| m[c]).collect())).collect::<Tiling>()).min().unwrap()
