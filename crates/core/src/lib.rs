@@ -9,6 +9,30 @@
 //! * [`stats`] and [`eval`]: summaries, Wilson intervals, and sharded parallel evaluation runs;
 //! * [`svg`]: pictures of labelled boards;
 //! * [`tour`]: the shape of a game's entry in `tessera tour`.
+//!
+//! A search polls a [`runtime::Budget`] and says what it concluded with a [`runtime::Verdict`];
+//! [`runtime::portfolio`] races seeded workers and stops the rest when one succeeds:
+//!
+//! ```
+//! use std::time::Duration;
+//!
+//! use tessera_core::rng::{Rng64, derive_seed};
+//! use tessera_core::runtime::{Budget, portfolio};
+//!
+//! // Two workers draw random numbers until one finds a multiple of 1000, within a second.
+//! let budget = Budget::unlimited().with_time(Duration::from_secs(1));
+//! let found = portfolio(2, &budget, |worker, b| {
+//!     let mut rng = Rng64::seed(derive_seed(42, worker as u64));
+//!     while !b.expired() {
+//!         let x = rng.below(1_000_000);
+//!         if x % 1000 == 0 {
+//!             return Some(x);
+//!         }
+//!     }
+//!     None
+//! });
+//! assert!(found.is_some_and(|x| x % 1000 == 0));
+//! ```
 
 pub mod eval;
 pub mod geometry;

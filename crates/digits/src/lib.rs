@@ -11,6 +11,23 @@
 //! * [`expected`]: the exact expected score of any strategy (no simulation);
 //! * [`protocol`], [`process`]: the interactive protocol (player and judge), judging a program;
 //! * [`eval`]: simulated games and the odds of passing each test set.
+//!
+//! Play a game with a strategy, then value the strategy exactly against the optimum S:
+//!
+//! ```
+//! use tessera_core::rng::Rng64;
+//! use tessera_core::runtime::Budget;
+//! use tessera_digits::{Params, StrategyName, eval::play_game, exact, expected::expected_score};
+//!
+//! let params = Params { n: 4, b: 3 };
+//! let strategy = StrategyName::Best.build(params)?;
+//! let score = play_game(strategy.as_ref(), params, &mut Rng64::seed(1))?;
+//! let value = expected_score(strategy.as_ref(), params, 1, &Budget::unlimited())?;
+//! let optimum = exact::optimum(params, 1, &Budget::unlimited(), &mut |_, _| {})?;
+//! assert!(value.value <= optimum.value + 1e-6);
+//! println!("one game: {score}; expected {:.1} of S = {:.1}", value.value, optimum.value);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod count;
 pub mod eval;

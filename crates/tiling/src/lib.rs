@@ -4,6 +4,23 @@
 //! puzzle text format ([`puzzle`]), the shipped puzzles ([`library`]), the Benchmarks Game
 //! "meteor-contest" program ([`meteor`]), random puzzles with a planted tiling ([`random`]), an
 //! independent validator ([`validate`]), evaluation runs ([`eval`]) and reports ([`report`]).
+//!
+//! Count the tilings of a shipped puzzle, find one and check it independently:
+//!
+//! ```
+//! use tessera_core::runtime::Budget;
+//! use tessera_tiling::{Tiler, builtin, validate::validate};
+//!
+//! let puzzle = builtin("pentomino-3x20").expect("a shipped puzzle");
+//! let tiler = Tiler::new(&puzzle.problem)?;
+//! let counts = tiler.count(1, &Budget::unlimited());
+//! assert_eq!((counts.raw, counts.distinct), (8, 2));
+//! let tiling = tiler.first(1, 7, &Budget::unlimited()).solution().expect("a tiling");
+//! let labels: Vec<char> = tiler.labels(&tiling).chars().collect();
+//! validate(&puzzle.problem, &labels)?;
+//! println!("{}", tiler.draw(&tiling));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod eval;
 pub mod library;

@@ -8,6 +8,24 @@
 //!   them box by box;
 //! * [`game`]: levels and rounds; [`net`]: the game's protocol, a local server and the bot;
 //! * [`eval`]: evaluation runs.
+//!
+//! Pack a bag within a time budget and check the answer as the game's judge would:
+//!
+//! ```
+//! use std::time::Duration;
+//!
+//! use tessera_core::runtime::Budget;
+//! use tessera_totems::solve::{Ctx, Solver, hybrid};
+//! use tessera_totems::{Bag, PieceSet, validate::validate};
+//!
+//! let bag = Bag::from_letters(PieceSet::Tetrominoes, "IIJJLLOOSSTTZZ")?;
+//! let budget = Budget::unlimited().with_time(Duration::from_millis(500));
+//! let solved = hybrid::solve(&bag, Solver::Hybrid, &Ctx { threads: 1, seed: 1, budget: &budget });
+//! validate(&bag, &solved.answer)?;
+//! let (w, h) = solved.answer.bbox();
+//! println!("{w}x{h}, score {} (best possible {})", solved.score, solved.best_score);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod answer;
 pub mod bag;
