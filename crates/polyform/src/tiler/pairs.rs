@@ -2,8 +2,7 @@
 //!
 //! Deep in a fill-the-first-cell search most of the work is at its end: with three pieces left,
 //! each child placement leaves a region of two pieces' cells, and almost always the last two
-//! pieces cannot tile it (meteor: 188k such children without the filter of triples below, 33k
-//! with it; 1049 of them lead to a tiling). The search would place the child, look up what fits
+//! pieces cannot tile it. The search would place the child, look up what fits
 //! at its first free cell, call it, and try the last piece. Instead, every pair of disjoint
 //! placements near the end of the board is entered once, keyed by the region it covers and the
 //! copies it uses, into a Bloom filter whose keys each set three bits of one word:
@@ -17,10 +16,9 @@
 //! through is searched as usual, so a false positive costs time, never a tiling.
 //!
 //! The same filter one level up holds the regions that three disjoint placements tile, for
-//! nodes with four pieces left, when the band has few such triples (meteor: 12k disjoint pairs
-//! and 27k triples in its band of 420 placements; it lets 39k of 124k children through, and the
-//! probes of the filter of pairs fall from 188k to 33k. The pentominoes' bands hold far more
-//! triples, and they do without).
+//! nodes with four pieces left, when the band has few such triples (meteor's has; the
+//! pentominoes' bands hold far more, and they do without). BENCHMARKS.md gives what both filters
+//! do on meteor.
 
 use std::ops::ControlFlow;
 
@@ -30,7 +28,7 @@ use crate::bits::CellBits;
 /// time, so the band stops growing past this many.
 const BAND: usize = 500;
 
-/// Log2 of the most words of the filter (2^12 words: 32 KB, 4 to 6 keys a word for meteor).
+/// Log2 of the most words of the filter (2^12 words: 32 KB).
 const MAX_WORDS_LOG2: u32 = 12;
 
 /// A filter of the (region, copies used) that two (or three) disjoint placements cover, for the
@@ -59,13 +57,12 @@ pub(crate) struct Filters {
     pub(crate) triples: Option<RegionFilter>,
 }
 
-/// Log2 of the words of the filter of triples (2^13 words: 64 KB; meteor has 27k triples).
+/// Log2 of the words of the filter of triples (2^13 words: 64 KB).
 const TRIPLE_WORDS_LOG2: u32 = 13;
 
 /// Most triples entered (four keys a word): past them the filter would let most regions through,
-/// and listing them would cost more than it saves (the pentominoes have 20k to 40k disjoint pairs
-/// in their bands and far more triples; meteor 12k pairs and 27k triples). A band with more than
-/// half as many disjoint pairs gets no filter of triples.
+/// and listing them would cost more than it saves. A band with more than half as many disjoint
+/// pairs gets no filter of triples.
 const TRIPLE_KEYS: usize = 4 << TRIPLE_WORDS_LOG2;
 
 impl Filters {
@@ -166,9 +163,9 @@ impl Meets {
 
     /// Calls `visit` with every disjoint pair of the band (`a` before `b`, with `b`'s index)
     /// whose copies `counts` allows, and (if `both`; else those that meet `a`) the placements
-    /// that meet either (from `b`'s word on), until it breaks. Most pairs overlap (meteor: 88k
-    /// pairs, 12k disjoint ones): rather than testing every pair, each placement's set of those
-    /// it meets is made once, and only the others are visited.
+    /// that meet either (from `b`'s word on), until it breaks. Most pairs overlap: rather than
+    /// testing every pair, each placement's set of those it meets is made once, and only the
+    /// others are visited.
     fn each_pair<B: CellBits>(
         &self,
         band: &[Piece<B>],

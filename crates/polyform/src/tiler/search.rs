@@ -22,7 +22,7 @@
 //!   candidate whose free cells start in the band of a filter of the regions that pairs
 //!   (triples) of placements tile is placed only if the filter lets them through (see
 //!   [`RegionFilter`]): one load instead of a placement, a call and two (three) more levels of
-//!   search. The filter of triples is made only when the band's triples are few (meteor: 27k).
+//!   search. The filter of triples is made only when the band's triples are few.
 
 use std::ops::ControlFlow;
 
