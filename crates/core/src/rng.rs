@@ -16,7 +16,7 @@ use std::convert::Infallible;
 use rand::{SeedableRng, TryRng};
 
 /// One step of SplitMix64: a good 64-bit mixing function, used to expand and derive seeds.
-pub const fn splitmix64(x: u64) -> u64 {
+pub(crate) const fn splitmix64(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
