@@ -6,8 +6,9 @@
 //! cells relative to the pivot come from the core's hex geometry, once per unit and row parity
 //! (on offset rows, the column of a cell below the pivot depends on the pivot row's parity).
 //! Boards are rows of 128-bit masks; reachability works on whole rows of pivots at once
-//! ([`reach`]).
+//! ([`reach`]); paths between positions come from one breadth-first search ([`bfs`]).
 
+pub mod bfs;
 pub mod board;
 pub mod reach;
 pub mod state;

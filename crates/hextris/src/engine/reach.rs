@@ -11,6 +11,9 @@
 //! leftmost cell moves), and the two down moves carry it to the next row. A unit locks where
 //! one of its commands would leave the board or hit a filled cell.
 
+use std::collections::VecDeque;
+
+use super::bfs::bfs;
 use super::{Board, Pos, Rules, Unit};
 use crate::command::Command;
 
@@ -320,22 +323,18 @@ impl Reach {
         let start = unit.spawn;
         let Some(k0) = self.key(start).filter(|_| self.is_reachable(start)) else { return (parent, order) };
         parent[k0] = 6;
-        let mut queue = std::collections::VecDeque::from([start]);
-        while let Some(p) = queue.pop_front() {
-            order.push(p);
-            if Some(p) == target {
-                break;
+        order.push(start);
+        let step = |p, cmd| Some(unit.step(p, cmd)).filter(|&q| self.is_reachable(q));
+        let visit = |_, cmd: Command, q| {
+            let k = self.key(q).expect("a reachable position has a key");
+            let new = parent[k] == u8::MAX;
+            if new {
+                parent[k] = cmd.index() as u8;
+                order.push(q);
             }
-            for cmd in Command::ALL {
-                let q = unit.step(p, cmd);
-                if let Some(k) = self.key(q).filter(|_| self.is_reachable(q))
-                    && parent[k] == u8::MAX
-                {
-                    parent[k] = cmd.index() as u8;
-                    queue.push_back(q);
-                }
-            }
-        }
+            new
+        };
+        bfs(&mut VecDeque::new(), start, &Command::ALL, step, visit, |p| Some(p) == target);
         (parent, order)
     }
 

@@ -19,8 +19,8 @@
 //! (for the bridge the speller picks) the last unit's planned lock position must stay reachable
 //! from where the phrase leaves it.
 
-use super::power::shortest_walk;
 use crate::command::Command;
+use crate::engine::bfs::shortest_walk;
 use crate::engine::{Board, Pos, Reach, Rules, Unit};
 use crate::phrase::Phrases;
 

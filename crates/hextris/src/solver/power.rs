@@ -22,9 +22,12 @@
 //! plan forgot, and then the rest is planned again from where the unit stands (a few times at
 //! most, then the unit takes the plain shortest path).
 
+use std::collections::VecDeque;
+
 use super::bridge::{Bridge, Carry, free_path};
 use super::walk::{Route, TURNS, Walk, walk};
 use crate::command::Command;
+use crate::engine::bfs::{bfs, shortest_walk};
 use crate::engine::reach::undo;
 use crate::engine::{Board, Pos, Reach, Rules, Unit};
 use crate::phrase::Phrases;
@@ -89,6 +92,8 @@ const CHAIN: usize = 10;
 /// Phrases new to the game that one unit's way down may spell, besides one that ends it.
 const MAX_NEW: usize = 3;
 const NO_PHRASE: u16 = u16::MAX;
+/// The moves that keep a unit in its row.
+const ROW_MOVES: [Command; 4] = [Command::W, Command::E, Command::CW, Command::CCW];
 /// Plans carried out before the unit falls back to the plain path.
 const ATTEMPTS: usize = 4;
 /// Columns either side of the start that the search keeps to in the rows above the stack (see
@@ -133,6 +138,8 @@ pub struct Speller {
     seen: Vec<Pos>,
     /// The band of the current search.
     band: Band,
+    /// The queue of the flood of a row.
+    queue: VecDeque<(Pos, usize)>,
     /// `routes[period]`: each phrase's moves worked out for units of that period (see
     /// [`Route`]), made when first needed.
     routes: [Vec<Route>; 7],
@@ -166,6 +173,7 @@ impl Speller {
             round: 0,
             seen: Vec::new(),
             band: Band::default(),
+            queue: VecDeque::new(),
             routes: Default::default(),
         }
     }
@@ -451,8 +459,8 @@ impl Speller {
         entries.sort_by_key(|&k| std::cmp::Reverse(self.best[k]));
         self.round += 1;
         let round = self.round;
+        let band = self.band;
         let mut forbid = Vec::new();
-        let mut queue = std::collections::VecDeque::new();
         for e in entries {
             if self.stamp[e] == round {
                 continue; // a better entry walks here
@@ -461,28 +469,25 @@ impl Speller {
             self.entry[e] = e as u32;
             self.parent[e] = e as u32;
             self.suffix(reach, unit, e - base, base, blocked, &mut forbid);
-            queue.clear();
-            queue.push_back(e);
-            while let Some(k) = queue.pop_front() {
-                let at = reach.pos_of(k - base);
-                for cmd in [Command::W, Command::E, Command::CW, Command::CCW] {
-                    let q = unit.step(at, cmd);
-                    let Some(kq) = reach.key(q).filter(|_| reach.is_reachable(q)).map(|k| base + k) else { continue };
-                    if !self.band.holds(q.x as i32, q.y as i32) {
-                        continue;
-                    }
-                    if self.stamp[kq] == round || forbid.contains(&q) {
-                        continue;
-                    }
-                    self.stamp[kq] = round;
-                    self.best[kq] = self.best[e];
-                    self.new[kq] = self.new[e];
-                    self.back[kq] = Back::Row { entry: e as u32 };
-                    self.entry[kq] = e as u32;
-                    self.parent[kq] = k as u32;
-                    queue.push_back(kq);
+            // Hot: every row of every search. A node is a position and its key on the layer.
+            let step = |(at, _), cmd| {
+                let q = unit.step(at, cmd);
+                let k = reach.key(q).filter(|_| reach.is_reachable(q))?;
+                band.holds(q.x as i32, q.y as i32).then_some((q, base + k))
+            };
+            let visit = |(_, k), _, (q, kq): (Pos, usize)| {
+                if self.stamp[kq] == round || forbid.contains(&q) {
+                    return false;
                 }
-            }
+                self.stamp[kq] = round;
+                self.best[kq] = self.best[e];
+                self.new[kq] = self.new[e];
+                self.back[kq] = Back::Row { entry: e as u32 };
+                self.entry[kq] = e as u32;
+                self.parent[kq] = k as u32;
+                true
+            };
+            bfs(&mut self.queue, (reach.pos_of(e - base), e), &ROW_MOVES, step, visit, |_| false);
         }
     }
 }
@@ -628,40 +633,5 @@ impl Walker {
 /// A shortest walk within a row from `from` to `to` through reachable positions, never through
 /// `avoid`.
 fn row_walk(reach: &Reach, unit: &Unit, from: Pos, to: Pos, avoid: &[Pos]) -> Option<Vec<Command>> {
-    let moves = [Command::W, Command::E, Command::CW, Command::CCW];
-    shortest_walk(unit, from, to, &moves, |q| reach.is_reachable(q) && !avoid.contains(&q))
-}
-
-/// A shortest walk from `from` to `to` by `moves` through positions that pass `ok` (breadth
-/// first); it repeats no position, so it is legal wherever its positions are.
-pub(super) fn shortest_walk(
-    unit: &Unit,
-    from: Pos,
-    to: Pos,
-    moves: &[Command],
-    ok: impl Fn(Pos) -> bool,
-) -> Option<Vec<Command>> {
-    let mut parent: std::collections::HashMap<Pos, (Pos, Command)> = std::collections::HashMap::new();
-    let mut queue = std::collections::VecDeque::from([from]);
-    while let Some(p) = queue.pop_front() {
-        if p == to {
-            let mut path = Vec::new();
-            let mut q = to;
-            while q != from {
-                let (prev, cmd) = parent[&q];
-                path.push(cmd);
-                q = prev;
-            }
-            path.reverse();
-            return Some(path);
-        }
-        for &cmd in moves {
-            let q = unit.step(p, cmd);
-            if q != from && !parent.contains_key(&q) && ok(q) {
-                parent.insert(q, (p, cmd));
-                queue.push_back(q);
-            }
-        }
-    }
-    None
+    shortest_walk(unit, from, to, &ROW_MOVES, |q| reach.is_reachable(q) && !avoid.contains(&q))
 }
