@@ -20,8 +20,9 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, split_work};
 
 use super::beam::Plan;
+use super::game::{Game, Grown};
 use super::rework::Try;
-use super::{Game, Grown, Settings, Solver};
+use super::setup::{Settings, Solver};
 use crate::engine::EngineError;
 use crate::judge::score;
 use crate::phrase::Phrases;
@@ -90,8 +91,8 @@ pub struct Round {
 }
 
 /// The budget to give [`solve`] when the whole run must end within `wall` seconds: after the
-/// budget runs out the solver still spells plain paths for a moment (see the speller's `LATE`)
-/// and judges its games, and the answer must still be written.
+/// budget runs out the solver still spells plain paths for a moment (see `LATE` in the module
+/// `spell`) and judges its games, and the answer must still be written.
 pub fn working_seconds(wall: f64) -> f64 {
     (wall * 0.97 - 0.05).max(0.0)
 }

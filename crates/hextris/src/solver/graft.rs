@@ -19,13 +19,15 @@
 //! chooses are rarely good ones, so the runs that take the fewest units are tried first, and among
 //! them the latest (where the board matters least); the judge's score decides.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 use tessera_core::runtime::{Budget, split_work};
 
 use super::beam::{self, Plan};
 use super::bridge::Carry;
-use super::{Game, Solver, Weights};
+use super::features::Weights;
+use super::game::{Game, Grown};
+use super::setup::Solver;
 use crate::command::Command;
 use crate::engine::{Pos, Reach, Rules, State, Unit};
 
@@ -156,23 +158,6 @@ fn runs(rules: &Rules, source: &[usize], start: &State, plan: &Plan, phrase: &[u
         }
     }
     out
-}
-
-/// A game as grafting sees it: the judged game, its plan, and the units whose start is given
-/// (the runs of phrases grafted so far).
-#[derive(Clone, Debug)]
-pub struct Grown {
-    /// The game.
-    pub game: Game,
-    /// Where its units lock.
-    pub plan: Plan,
-    /// The units whose start is given, by index.
-    pub fixed: BTreeMap<usize, Carry>,
-    /// Where each unit's text ends in the game's text (empty if unknown).
-    pub ends: Vec<usize>,
-    /// From this unit on, each unit's text depends on its own board alone (see
-    /// [`Solver::rework`]).
-    pub free_from: usize,
 }
 
 impl Solver<'_> {

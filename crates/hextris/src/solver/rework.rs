@@ -19,8 +19,9 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::Budget;
 
 use super::beam::{self, Plan};
+use super::game::{Game, Grown};
+use super::setup::Solver;
 use super::spell::Spelled;
-use super::{Game, Grown, Solver};
 use crate::engine::{Pos, State};
 
 /// A try's plan is spelled only if it promises at least this share of what the game it would
@@ -30,7 +31,7 @@ const PROMISE_SHARE: f64 = 0.99;
 /// Beam widths a try draws from: twice the width that found the game, halved this many times.
 const HALVINGS: u64 = 3;
 
-/// The spread of a try's weights around the game's (see [`super::Weights::jittered`]): about 15%.
+/// The spread of a try's weights around the game's (see [`super::features::Weights::jittered`]): about 15%.
 const JITTER: f64 = 0.15;
 
 /// Of the seed's sets of weights, the best this many are drawn from besides the game's own.

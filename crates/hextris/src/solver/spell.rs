@@ -14,8 +14,9 @@ use tessera_core::runtime::{Budget, split_work};
 
 use super::beam::Plan;
 use super::bridge::{self, Bridge, Carry, Next};
-use super::power::Speller;
-use super::{Game, Grown, Solver, cut_short};
+use super::game::{Game, Grown, cut_short};
+use super::setup::Solver;
+use super::speller::Speller;
 use crate::engine::{Pos, State};
 use crate::judge::{Verdict, score};
 use crate::phrase::Phrases;
@@ -66,6 +67,14 @@ fn too_late(budget: &Budget) -> bool {
 }
 
 impl Solver<'_> {
+    /// Plans and spells one game.
+    pub fn play(&self, seed: u32, k: usize, width: usize, budget: &mut Budget) -> Game {
+        let plan = self.plan(seed, k, width, budget);
+        let (text, verdict) = self.spell(seed, &plan, budget);
+        let partial = cut_short(&plan, &verdict);
+        Game { seed, text, verdict, width, weights: k, partial }
+    }
+
     /// Spells a plan and judges the text. Error-free by construction; if the judge finds an
     /// error all the same, the text is cut before it. Once `budget` runs out, the remaining
     /// units take their plain shortest paths.

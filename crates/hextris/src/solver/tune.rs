@@ -17,7 +17,7 @@ use tessera_core::rng::{Rng64, derive_seed};
 use tessera_core::runtime::{Budget, split_work};
 
 use super::features::{FEATURES, Portfolio, Weights, gauss};
-use super::{Settings, Solver};
+use super::setup::{Settings, Solver};
 use crate::engine::EngineError;
 use crate::problem::Problem;
 

@@ -1,5 +1,5 @@
-//! Spelling phrases of power on the way down: the command text that takes a unit from its spawn
-//! to a chosen lock position while spelling as many phrase points as it can.
+//! The [`Speller`]: the command text that takes a unit from its spawn to a chosen lock position
+//! while spelling as many phrase points as it can on the way down.
 //!
 //! A unit's walk never comes back to a position and every move down is final, so the walk
 //! crosses the rows in order. Within a row, moves east and west and turns score nothing; a phrase

@@ -1,0 +1,101 @@
+//! How to solve ([`Settings`]) and a problem set up for it ([`Solver`]): its engine tables, each
+//! unit's expected phrase points per row, and plans made with them.
+//!
+//! The solver's other work is done by methods of [`Solver`] in the modules that hold it:
+//! spelling plans (`spell`), reworking games (`rework`) and grafting phrases (`graft`).
+
+use tessera_core::runtime::Budget;
+
+use super::beam::{self, Plan};
+use super::features::{Portfolio, Weights};
+use super::speller::Speller;
+use crate::engine::{Board, EngineError, Reach, Rules, State};
+use crate::phrase::Phrases;
+use crate::problem::Problem;
+
+/// How to solve.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Sets of weights for the position evaluation, tried in turn.
+    pub portfolio: Vec<Weights>,
+    /// The phrases of power to spell.
+    pub phrases: Phrases,
+    /// The widest beam to try.
+    pub max_width: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { portfolio: Portfolio::shipped().weights, phrases: Phrases::official(), max_width: 1 << 16 }
+    }
+}
+
+/// A problem prepared for solving: its engine tables and each unit's expected phrase points per
+/// row.
+#[derive(Clone, Debug)]
+pub struct Solver<'p> {
+    pub(super) problem: &'p Problem,
+    pub(super) rules: Rules,
+    pub(super) rates: Vec<f64>,
+    pub(super) settings: Settings,
+}
+
+impl<'p> Solver<'p> {
+    /// Prepares `problem`.
+    pub fn new(problem: &'p Problem, settings: &Settings) -> Result<Solver<'p>, EngineError> {
+        let rules = Rules::new(problem)?;
+        let rates = unit_rates(&rules, &settings.phrases);
+        Ok(Solver { problem, rules, rates, settings: settings.clone() })
+    }
+
+    /// The expected phrase points per row of each unit.
+    pub fn rates(&self) -> &[f64] {
+        &self.rates
+    }
+
+    /// Plans a game with weights `k` of the portfolio and a beam of `width`.
+    pub fn plan(&self, seed: u32, k: usize, width: usize, budget: &mut Budget) -> Plan {
+        self.plan_with(seed, &self.settings.portfolio[k], width, budget)
+    }
+
+    /// Plans a game with `weights` and a beam of `width`.
+    pub fn plan_with(&self, seed: u32, weights: &Weights, width: usize, budget: &mut Budget) -> Plan {
+        let source = self.problem.source(seed);
+        let start = State::new(self.problem);
+        beam::plan(&self.rules, &self.rates, &start, &source, weights, width, budget)
+    }
+
+    /// The `top` games of a beam of `width` with weights `k` that promise most, best first.
+    pub fn plans(&self, seed: u32, k: usize, width: usize, top: usize, budget: &mut Budget) -> Vec<Plan> {
+        let source = self.problem.source(seed);
+        let start = State::new(self.problem);
+        let weights = &self.settings.portfolio[k];
+        beam::plans(&self.rules, &self.rates, &start, &source, weights, width, top, budget)
+    }
+}
+
+/// The phrase points each unit spells per row on the way down an empty board of the problem's
+/// size (every phrase already used, so no first-use bonus): what the planner expects a row moved
+/// down to be worth.
+pub fn unit_rates(rules: &Rules, phrases: &Phrases) -> Vec<f64> {
+    let board = Board::empty(rules.width, rules.height);
+    let mut speller = Speller::new(phrases);
+    let used = vec![true; phrases.len()];
+    rules
+        .units
+        .iter()
+        .map(|unit| {
+            let reach = Reach::new(rules, &board, unit);
+            let Some(target) =
+                reach.resting().into_iter().max_by_key(|p| (p.y, -(p.x as i32 - rules.width as i32 / 2).abs()))
+            else {
+                return 0.0;
+            };
+            let rows = (target.y - unit.spawn.y) as f64;
+            let text = speller.spell(rules, &board, unit, target, &used);
+            let counts = phrases.counts(std::str::from_utf8(&text).unwrap_or(""));
+            let points: usize = counts.iter().enumerate().map(|(i, &c)| 2 * phrases.text(i).len() * c).sum();
+            if rows > 0.0 { points as f64 / rows } else { 0.0 }
+        })
+        .collect()
+}
