@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
 use tessera_core::runtime::{Budget, Outcome, StopReason};
 use tessera_core::tour::plural;
-use tessera_hextris::judge::{Verdict, score};
+use tessera_hextris::judge::{Scorecard, score};
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
@@ -94,7 +94,7 @@ pub struct ScoreArgs {
     solutions: PathBuf,
     #[command(flatten)]
     phrases: PhraseArgs,
-    /// Print the verdicts as JSON.
+    /// Print the scorecards as JSON.
     #[arg(long)]
     json: bool,
 }
@@ -312,7 +312,7 @@ fn completed() -> ExitCode {
 }
 
 fn solution(p: &Problem, g: Game, tag: &str) -> Solution {
-    Solution { problem_id: p.id, seed: g.seed, tag: format!("{tag} {}", g.verdict.score), solution: g.text }
+    Solution { problem_id: p.id, seed: g.seed, tag: format!("{tag} {}", g.scorecard.score), solution: g.text }
 }
 
 /// The seed asked for (default: the problem's first), if the problem has it.
@@ -351,7 +351,7 @@ fn read_solutions(path: &Path) -> Result<Vec<Solution>> {
 struct Scored {
     seed: u32,
     #[serde(flatten)]
-    verdict: Verdict,
+    scorecard: Scorecard,
 }
 
 fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
@@ -367,11 +367,14 @@ fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
         }
         // The contest kept the latest solution for each seed.
         scored.retain(|x| x.seed != s.seed);
-        scored.push(Scored { seed: s.seed, verdict: score(&p, s.seed, &s.solution, &phrases) });
+        scored.push(Scored { seed: s.seed, scorecard: score(&p, s.seed, &s.solution, &phrases) });
     }
     // The leaderboard: the floor of the mean over all the problem's seeds, a missing one 0.
-    let total: u64 =
-        p.source_seeds.iter().map(|&seed| scored.iter().find(|x| x.seed == seed).map_or(0, |x| x.verdict.score)).sum();
+    let total: u64 = p
+        .source_seeds
+        .iter()
+        .map(|&seed| scored.iter().find(|x| x.seed == seed).map_or(0, |x| x.scorecard.score))
+        .sum();
     let board = total / p.source_seeds.len() as u64;
     let missing = p.source_seeds.iter().filter(|&&seed| !scored.iter().any(|x| x.seed == seed)).count();
     if args.json {
@@ -382,7 +385,7 @@ fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
     } else {
         let mut text = String::new();
         for x in &scored {
-            let v = &x.verdict;
+            let v = &x.scorecard;
             let error = v.error.map_or(String::new(), |_| format!(", error: {}", v.evaluator_error));
             text += &format!(
                 "seed {:>5}: score {:>6} = move {} + power {} ({} locked, {} lines, {} phrases); {}{error}\n",
@@ -406,7 +409,7 @@ fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
         }
         emit(&text)?;
     }
-    let errors = scored.iter().any(|x| x.verdict.error.is_some());
+    let errors = scored.iter().any(|x| x.scorecard.error.is_some());
     Ok(if errors { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 

@@ -95,13 +95,13 @@ pub fn run(problem: &Problem, settings: &Settings, seconds: f64, threads: usize)
         .iter()
         .map(|g| SeedResult {
             seed: g.seed,
-            score: g.verdict.score,
-            move_score: g.verdict.move_score,
-            power_score: g.verdict.power_score,
-            phrases: g.verdict.phrases.len(),
-            locked: g.verdict.locked,
-            lines: g.verdict.lines_cleared,
-            end_state: serde_json::to_value(g.verdict.end_state)
+            score: g.scorecard.score,
+            move_score: g.scorecard.move_score,
+            power_score: g.scorecard.power_score,
+            phrases: g.scorecard.phrases.len(),
+            locked: g.scorecard.locked,
+            lines: g.scorecard.lines_cleared,
+            end_state: serde_json::to_value(g.scorecard.end_state)
                 .ok()
                 .and_then(|v| v.as_str().map(String::from))
                 .unwrap_or_default(),

@@ -44,9 +44,10 @@ pub enum EndState {
     NotPlayed,
 }
 
-/// The scorer's verdict on one game, with the counts the official evaluator reports.
+/// The judge's scorecard of one game: the score, its parts and how the game ended, with the
+/// counts the official evaluator reports.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Verdict {
+pub struct Scorecard {
     /// Points for locked units and cleared lines, line bonus included (0 after an error).
     pub move_score: u64,
     /// Points for phrases of power (0 after an error).
@@ -279,7 +280,7 @@ pub fn spawned(unit: &UnitDef, width: usize) -> Piece {
 }
 
 /// Plays `solution` for `seed` of `problem` and scores it as the contest did.
-pub fn score(problem: &Problem, seed: u32, solution: &str, phrases: &Phrases) -> Verdict {
+pub fn score(problem: &Problem, seed: u32, solution: &str, phrases: &Phrases) -> Scorecard {
     score_steps(problem, seed, solution, phrases, |_, _| {})
 }
 
@@ -290,12 +291,12 @@ pub fn score_steps(
     solution: &str,
     phrases: &Phrases,
     mut on_step: impl FnMut(&Step, &Game<'_>),
-) -> Verdict {
+) -> Scorecard {
     let counts = phrases.counts(solution);
     let phrase_counts: Vec<(String, usize)> =
         (0..phrases.len()).filter(|&i| counts[i] > 0).map(|i| (phrases.name(i).to_string(), counts[i])).collect();
     if !problem.has_seed(seed) {
-        return Verdict {
+        return Scorecard {
             evaluator_error: "seed/problem not in problem file".into(),
             phrase_counts,
             ..failed(ErrorKind::InvalidSeed, EndState::NotPlayed, 0, 0)
@@ -335,7 +336,7 @@ pub fn score_steps(
         }
     }
     if let Some((kind, report)) = error {
-        return Verdict {
+        return Scorecard {
             evaluator_error: report,
             phrase_counts,
             lines_cleared: game.lines_cleared,
@@ -346,7 +347,7 @@ pub fn score_steps(
     let power: u64 = (0..phrases.len()).map(|i| power_score(phrases.text(i).len(), counts[i])).sum();
     let mut credited: Vec<String> = phrase_counts.iter().map(|(p, _)| p.clone()).collect();
     credited.sort_by_key(|p| p.to_ascii_lowercase());
-    Verdict {
+    Scorecard {
         move_score: game.move_score,
         power_score: power,
         score: game.move_score + power,
@@ -413,8 +414,8 @@ pub fn labels(game: &Game<'_>) -> Vec<(i32, i32, char)> {
         .collect()
 }
 
-fn failed(kind: ErrorKind, end_state: EndState, commands: usize, locked: usize) -> Verdict {
-    Verdict {
+fn failed(kind: ErrorKind, end_state: EndState, commands: usize, locked: usize) -> Scorecard {
+    Scorecard {
         move_score: 0,
         power_score: 0,
         score: 0,

@@ -40,9 +40,9 @@ fn demo(n: usize, sample: Option<u64>, threads: usize) -> Demo {
     let budget = Budget::unlimited().with_time(Duration::from_millis(1500));
     let games = solver::solve(&p, &solver::Settings::default(), &budget, threads, |_| {}).unwrap_or_default();
     let g = games.first();
-    let score = g.map_or(0, |g| g.verdict.score);
-    let phrases = g.map_or(0, |g| g.verdict.phrases.len());
-    let valid = g.is_some_and(|g| g.verdict.error.is_none());
+    let score = g.map_or(0, |g| g.scorecard.score);
+    let phrases = g.map_or(0, |g| g.scorecard.phrases.len());
+    let valid = g.is_some_and(|g| g.scorecard.error.is_none());
     Demo {
         game: "hextris",
         instance: format!("problem {n}, seed {}", p.source_seeds[0]),

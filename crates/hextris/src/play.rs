@@ -12,7 +12,7 @@
 //! is what the scorer will say about the saved solution.
 
 use crate::command::Command;
-use crate::judge::{self, EndState, Game, Verdict};
+use crate::judge::{self, EndState, Game, Scorecard};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
 
@@ -101,14 +101,14 @@ impl<'p> Session<'p> {
         taken
     }
 
-    /// The judge's verdict on the solution so far.
-    pub fn verdict(&self) -> Verdict {
+    /// The judge's scorecard of the solution so far.
+    pub fn scorecard(&self) -> Scorecard {
         judge::score(self.problem, self.seed, &self.text, &self.phrases)
     }
 
     /// The board with the unit in play, and a status block beside it.
     pub fn render(&self) -> String {
-        let v = self.verdict();
+        let v = self.scorecard();
         let source = self.problem.source(self.seed);
         let at = self.game.unit_index();
         let next: Vec<String> = source.iter().skip(at + 1).take(3).map(|u| u.to_string()).collect();
@@ -183,7 +183,7 @@ mod tests {
             }
         }
         assert!(locked);
-        let v = s.verdict();
+        let v = s.scorecard();
         assert_eq!(v.error, None);
         assert_eq!(v, judge::score(&p, 0, s.solution(), &Phrases::official()));
         assert_eq!(v.locked, 1);
@@ -201,7 +201,7 @@ mod tests {
         let mut s = Session::new(&p, 0, Phrases::official());
         let effects = s.line("Ei! Ia! Ia!");
         assert!(effects.iter().all(|e| matches!(e, Effect::Moved | Effect::Locked(_))), "{effects:?}");
-        assert_eq!(s.verdict().power_score, 300 + 2 * 3 + 300 + 2 * 7);
+        assert_eq!(s.scorecard().power_score, 300 + 2 * 3 + 300 + 2 * 7);
         assert!(keys().contains("south-west"));
     }
 }

@@ -64,7 +64,7 @@ pub fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
         out.flush()?;
     }
     writeln!(out)?;
-    let v = session.verdict();
+    let v = session.scorecard();
     writeln!(out, "final: score {} = move {} + power {}", v.score, v.move_score, v.power_score)?;
     if let Some(path) = &args.save {
         save(path, &p, &session)?;
@@ -120,7 +120,7 @@ fn save(path: &std::path::Path, p: &tessera_hextris::Problem, session: &Session<
     let list = [Solution {
         problem_id: p.id,
         seed: session.seed(),
-        tag: format!("played {}", session.verdict().score),
+        tag: format!("played {}", session.scorecard().score),
         solution: session.solution().to_string(),
     }];
     crate::common::write_file(path, &serde_json::to_string(&list)?)

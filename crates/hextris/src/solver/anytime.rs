@@ -146,8 +146,8 @@ pub fn solve(
         .zip(&problem.source_seeds)
         .map(|(b, &seed)| {
             b.grown.map(|g| g.game).unwrap_or_else(|| {
-                let verdict = score(problem, seed, "", &settings.phrases);
-                Game { seed, text: String::new(), verdict, width: 0, weights: 0, partial: true }
+                let scorecard = score(problem, seed, "", &settings.phrases);
+                Game { seed, text: String::new(), scorecard, width: 0, weights: 0, partial: true }
             })
         })
         .collect())
@@ -174,7 +174,7 @@ impl Best {
 
     /// Keeps `grown` if its game scores more.
     fn offer(&mut self, grown: Grown) -> bool {
-        if self.game().is_some_and(|g| grown.game.verdict.score <= g.verdict.score) {
+        if self.game().is_some_and(|g| grown.game.scorecard.score <= g.scorecard.score) {
             return false;
         }
         self.grown = Some(grown);
@@ -211,7 +211,7 @@ impl Search<'_, '_> {
     /// The report of a round.
     fn round(&self, phase: Phase, width: usize, improved: usize) -> Round {
         let best = lock(&self.best);
-        let total: u64 = best.iter().map(|b| b.game().map_or(0, |g| g.verdict.score)).sum();
+        let total: u64 = best.iter().map(|b| b.game().map_or(0, |g| g.scorecard.score)).sum();
         let score = total / best.len().max(1) as u64;
         Round { phase, width, improved, score, seconds: self.started.elapsed().as_secs_f64() }
     }

@@ -7,17 +7,17 @@ use serde::Serialize;
 
 use super::beam::Plan;
 use super::bridge::Carry;
-use crate::judge::Verdict;
+use crate::judge::Scorecard;
 
-/// One game solved: the text and the judge's verdict on it.
+/// One game solved: the text and the judge's scorecard of it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Game {
     /// The seed.
     pub seed: u32,
     /// The commands, as submitted.
     pub text: String,
-    /// The judge's verdict.
-    pub verdict: Verdict,
+    /// The judge's scorecard.
+    pub scorecard: Scorecard,
     /// The beam width that found it.
     pub width: usize,
     /// Which set of weights of the portfolio.
@@ -28,8 +28,8 @@ pub struct Game {
 }
 
 /// Whether a game spelled from `plan` stops before the game's end (see [`Game::partial`]).
-pub(super) fn cut_short(plan: &Plan, verdict: &Verdict) -> bool {
-    plan.stopped || verdict.locked < plan.locks.len()
+pub(super) fn cut_short(plan: &Plan, scorecard: &Scorecard) -> bool {
+    plan.stopped || scorecard.locked < plan.locks.len()
 }
 
 /// A game as reworking and grafting see it: the judged game, its plan, and the units whose
@@ -51,5 +51,5 @@ pub struct Grown {
 
 /// The leaderboard score of a problem: the floor of the mean of its seeds' scores.
 pub fn problem_score(games: &[Game]) -> u64 {
-    if games.is_empty() { 0 } else { games.iter().map(|g| g.verdict.score).sum::<u64>() / games.len() as u64 }
+    if games.is_empty() { 0 } else { games.iter().map(|g| g.scorecard.score).sum::<u64>() / games.len() as u64 }
 }

@@ -188,14 +188,14 @@ impl Solver<'_> {
             || None,
             |best: &mut Option<Grown>, i, b| {
                 let grown = self.grown(base, &source, &all[i], weights, width, b);
-                let bar = best.as_ref().unwrap_or(base).game.verdict.score;
-                if let Some(g) = grown.filter(|g| g.game.verdict.score > bar) {
+                let bar = best.as_ref().unwrap_or(base).game.scorecard.score;
+                if let Some(g) = grown.filter(|g| g.game.scorecard.score > bar) {
                     *best = Some(g);
                 }
                 true
             },
         );
-        found.into_iter().flatten().max_by_key(|g| g.game.verdict.score)
+        found.into_iter().flatten().max_by_key(|g| g.game.scorecard.score)
     }
 
     /// The game with `run` grafted onto `base`, the rest planned again; `None` if the budget ran
@@ -228,9 +228,9 @@ impl Solver<'_> {
         let plan = Plan { locks, move_score: 0, power: 0.0, stopped: false };
         let s = self.spell_fixed(base.game.seed, &plan, &fixed, budget, 1);
         // The speller cuts a text before an error, so a game cut short is a failed one.
-        let whole = s.verdict.error.is_none() && s.verdict.locked == plan.locks.len();
+        let whole = s.scorecard.error.is_none() && s.scorecard.locked == plan.locks.len();
         (whole && !budget.expired()).then(|| Grown {
-            game: Game { text: s.text, verdict: s.verdict, partial: false, ..base.game.clone() },
+            game: Game { text: s.text, scorecard: s.scorecard, partial: false, ..base.game.clone() },
             plan,
             fixed,
             ends: s.ends,

@@ -127,10 +127,16 @@ impl Solver<'_> {
         if budget.expired() {
             return None;
         }
-        let whole = s.verdict.error.is_none() && s.verdict.locked == plan.locks.len();
+        let whole = s.scorecard.error.is_none() && s.scorecard.locked == plan.locks.len();
         whole.then(|| Grown {
             // The width stays that of the widening round that found the first game.
-            game: Game { text: s.text, verdict: s.verdict, weights: t.weights, partial: false, ..base.game.clone() },
+            game: Game {
+                text: s.text,
+                scorecard: s.scorecard,
+                weights: t.weights,
+                partial: false,
+                ..base.game.clone()
+            },
             plan,
             fixed,
             ends: s.ends,

@@ -18,15 +18,15 @@ use super::game::{Game, Grown, cut_short};
 use super::setup::Solver;
 use super::speller::Speller;
 use crate::engine::{Pos, State};
-use crate::judge::{Verdict, score};
+use crate::judge::{Scorecard, score};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
 
-/// A plan spelled: the text, the judge's verdict, and what changing the plan later needs.
+/// A plan spelled: the text, the judge's scorecard, and what changing the plan later needs.
 #[derive(Clone, Debug)]
 pub(crate) struct Spelled {
     pub text: String,
-    pub verdict: Verdict,
+    pub scorecard: Scorecard,
     /// Where each unit's text ends in `text` (empty if the judge had to cut the text short).
     pub ends: Vec<usize>,
     /// From this unit on, each unit's text depends on its own board alone: every phrase is
@@ -46,13 +46,13 @@ impl Spelled {
         phrases: &Phrases,
     ) -> Spelled {
         let mut text = String::from_utf8(text).expect("commands are ASCII");
-        let mut verdict = score(problem, seed, &text, phrases);
-        if verdict.error.is_some() {
-            text.truncate(verdict.commands);
-            verdict = score(problem, seed, &text, phrases);
+        let mut scorecard = score(problem, seed, &text, phrases);
+        if scorecard.error.is_some() {
+            text.truncate(scorecard.commands);
+            scorecard = score(problem, seed, &text, phrases);
             ends.clear();
         }
-        Spelled { text, verdict, ends, free_from }
+        Spelled { text, scorecard, ends, free_from }
     }
 }
 
@@ -70,22 +70,22 @@ impl Solver<'_> {
     /// Plans and spells one game.
     pub fn play(&self, seed: u32, k: usize, width: usize, budget: &mut Budget) -> Game {
         let plan = self.plan(seed, k, width, budget);
-        let (text, verdict) = self.spell(seed, &plan, budget);
-        let partial = cut_short(&plan, &verdict);
-        Game { seed, text, verdict, width, weights: k, partial }
+        let (text, scorecard) = self.spell(seed, &plan, budget);
+        let partial = cut_short(&plan, &scorecard);
+        Game { seed, text, scorecard, width, weights: k, partial }
     }
 
     /// Spells a plan and judges the text. Error-free by construction; if the judge finds an
     /// error all the same, the text is cut before it. Once `budget` runs out, the remaining
     /// units take their plain shortest paths.
-    pub fn spell(&self, seed: u32, plan: &Plan, budget: &Budget) -> (String, Verdict) {
+    pub fn spell(&self, seed: u32, plan: &Plan, budget: &Budget) -> (String, Scorecard) {
         self.spell_on(seed, plan, budget, 1)
     }
 
     /// [`Solver::spell`] on `threads` threads (the same text, whatever their number).
-    pub fn spell_on(&self, seed: u32, plan: &Plan, budget: &Budget, threads: usize) -> (String, Verdict) {
+    pub fn spell_on(&self, seed: u32, plan: &Plan, budget: &Budget, threads: usize) -> (String, Scorecard) {
         let s = self.spell_fixed(seed, plan, &BTreeMap::new(), budget, threads);
-        (s.text, s.verdict)
+        (s.text, s.scorecard)
     }
 
     /// [`Solver::spell`] on `threads` threads, as a game that can be grafted onto or reworked
@@ -98,10 +98,10 @@ impl Solver<'_> {
         budget: &Budget,
         threads: usize,
     ) -> Grown {
-        let Spelled { text, verdict, ends, free_from } =
+        let Spelled { text, scorecard, ends, free_from } =
             self.spell_fixed(seed, plan, &BTreeMap::new(), budget, threads);
-        let partial = cut_short(plan, &verdict);
-        let game = Game { seed, text, verdict, width, weights, partial };
+        let partial = cut_short(plan, &scorecard);
+        let game = Game { seed, text, scorecard, width, weights, partial };
         Grown { game, plan: plan.clone(), fixed: BTreeMap::new(), ends, free_from }
     }
 

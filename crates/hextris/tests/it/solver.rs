@@ -17,7 +17,7 @@ fn games_are_valid_and_beat_the_official_sample() {
     let solver = Solver::new(&p, &settings).unwrap();
     let game = solver.play(0, 0, 2, &mut Budget::unlimited());
     let v = score(&p, 0, &game.text, &settings.phrases);
-    assert_eq!(v, game.verdict, "the solver reports the judge's own verdict");
+    assert_eq!(v, game.scorecard, "the solver reports the judge's own scorecard");
     assert_eq!(v.error, None);
     assert_eq!(v.locked, 150, "every unit of the source is placed");
     assert!(v.score > 3261, "the organisers' sample scores 3261; the solver {}", v.score);
@@ -151,10 +151,10 @@ fn phrases_longer_than_two_falls_are_grafted_through_several_units() {
             .graft(&base, phrase, &settings.portfolio[0], 1, 2, &Budget::unlimited())
             .expect("a grafted game that scores more");
         let v = score(p, seed, &grown.game.text, phrases);
-        assert_eq!(v, grown.game.verdict, "the solver reports the judge's own verdict");
+        assert_eq!(v, grown.game.scorecard, "the solver reports the judge's own scorecard");
         assert_eq!(v.error, None);
         assert_eq!(v.locked, grown.plan.locks.len(), "the whole text is played");
-        assert!(v.score > base.game.verdict.score, "{} after {}", v.score, base.game.verdict.score);
+        assert!(v.score > base.game.scorecard.score, "{} after {}", v.score, base.game.scorecard.score);
         assert!(phrases.counts(&grown.game.text)[phrase] >= 1, "{}", grown.game.text);
     });
 }
@@ -170,7 +170,7 @@ fn a_game_spelled_on_two_threads_is_the_game_spelled_on_one() {
         assert!(one.free_from < plan.locks.len(), "every phrase is used before the end");
         assert_eq!(one.ends.len(), plan.locks.len());
         assert_eq!(one.ends.last(), Some(&one.game.text.len()));
-        assert_eq!(score(p, seed, &two.game.text, &settings.phrases), two.game.verdict);
+        assert_eq!(score(p, seed, &two.game.text, &settings.phrases), two.game.scorecard);
     });
 }
 
@@ -185,7 +185,7 @@ fn a_game_spelled_well_past_its_deadline_stops_early_and_is_still_valid() {
             assert_eq!(v.error, None, "{}", grown.game.text);
             assert!(v.locked < plan.locks.len(), "the game stops before its planned end");
             assert!(grown.game.partial, "and says so");
-            assert_eq!(v, grown.game.verdict);
+            assert_eq!(v, grown.game.scorecard);
         }
     });
 }
@@ -203,7 +203,7 @@ fn a_reworked_game_keeps_its_start_and_is_what_the_judge_says() {
                 let Some(g) = solver.rework(&base, t, 1, &mut Budget::unlimited()) else { continue };
                 tried += 1;
                 let v = score(p, seed, &g.game.text, &settings.phrases);
-                assert_eq!(v, g.game.verdict, "cut {cut}, width {width}");
+                assert_eq!(v, g.game.scorecard, "cut {cut}, width {width}");
                 assert_eq!(v.error, None);
                 assert_eq!(v.locked, g.plan.locks.len(), "the whole text is played");
                 assert_eq!(g.plan.locks[..cut], base.plan.locks[..cut], "the units before the cut stay");

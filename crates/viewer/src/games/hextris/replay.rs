@@ -8,7 +8,7 @@
 
 use tessera_core::geometry::Lattice;
 use tessera_hextris::command::{Command, is_ignored};
-use tessera_hextris::judge::{self, EndState, ErrorKind, Game, Verdict};
+use tessera_hextris::judge::{self, EndState, ErrorKind, Game, Scorecard};
 use tessera_hextris::phrase::power_score;
 use tessera_hextris::{Cell as Hex, Phrases, Problem};
 
@@ -22,15 +22,15 @@ const FREE: u8 = b'.';
 const FILLED: u8 = b'#';
 const UNIT: u8 = b'@';
 
-/// A game replayed: the replay, the board at the end, and the judge's verdict.
+/// A game replayed: the replay, the board at the end, and the judge's scorecard.
 #[derive(Debug)]
 pub struct Played {
     /// Step by step.
     pub replay: Replay,
     /// The board at the end.
     pub board: Board,
-    /// The judge's verdict.
-    pub verdict: Verdict,
+    /// The judge's scorecard.
+    pub scorecard: Scorecard,
 }
 
 /// Every occurrence of every phrase in `text`, as `[start, end)` with the phrase's index: case
@@ -144,7 +144,7 @@ fn grid(game: &Game<'_>) -> Vec<u8> {
 }
 
 /// The text as shown: a character the page could not index like the judge (not ASCII) becomes
-/// `?`, which spells no command either, so the verdict and the phrases are the same.
+/// `?`, which spells no command either, so the scorecard and the phrases are the same.
 fn ascii(text: &str) -> String {
     text.chars().map(|c| if c.is_ascii() { c } else { '?' }).collect()
 }
@@ -174,7 +174,7 @@ fn play_within(title: &str, problem: &Problem, seed: u32, solution: &str, detail
     let mut b = Builder { width: w, shown: start.clone(), unit, steps: Vec::new() };
     let mut filled: Vec<bool> = start.iter().map(|&c| c == FILLED).collect();
     let (mut k, mut last_at, mut score_before) = (0, None, 0);
-    let verdict = judge::score_steps(problem, seed, &text, &phrases, |s, game| {
+    let scorecard = judge::score_steps(problem, seed, &text, &phrases, |s, game| {
         let at = s.at + 1;
         let score = s.move_score + power.at(at);
         let now: Vec<Hex> = game.piece().map(|u| u.cells.clone()).unwrap_or_default();
@@ -221,9 +221,9 @@ fn play_within(title: &str, problem: &Problem, seed: u32, solution: &str, detail
         last_at = Some(s.at);
         k += 1;
     });
-    let end = ending(&text, last_at, &verdict);
-    let marks = if verdict.error.is_some() { piece.iter().map(|c| (c.x, c.y)).collect() } else { Vec::new() };
-    b.steps.push(Step { marks, caption: end.0, text_at: Some(end.1), score: Some(verdict.score), ..Step::default() });
+    let end = ending(&text, last_at, &scorecard);
+    let marks = if scorecard.error.is_some() { piece.iter().map(|c| (c.x, c.y)).collect() } else { Vec::new() };
+    b.steps.push(Step { marks, caption: end.0, text_at: Some(end.1), score: Some(scorecard.score), ..Step::default() });
     let cells =
         |g: &[u8]| -> Vec<Cell> { g.iter().enumerate().map(|(i, &c)| (b.cell(i).0, b.cell(i).1, label(c))).collect() };
     let final_cells = cells(&b.shown);
@@ -239,14 +239,14 @@ fn play_within(title: &str, problem: &Problem, seed: u32, solution: &str, detail
     replay.highlights = found.iter().map(|&(a, e, _)| (a, e)).collect();
     replay.labels = false;
     colour(&mut replay.palette);
-    let mut board = Board::new(format!("{title}: the end"), Lattice::Hex, final_cells, caption(&verdict, units));
+    let mut board = Board::new(format!("{title}: the end"), Lattice::Hex, final_cells, caption(&scorecard, units));
     board.labels = false;
     colour(&mut board.palette);
-    Played { replay, board, verdict }
+    Played { replay, board, scorecard }
 }
 
 /// The last step's caption and the text position it points at (the command at fault, if any).
-fn ending(text: &str, last_at: Option<usize>, v: &Verdict) -> (String, usize) {
+fn ending(text: &str, last_at: Option<usize>, v: &Scorecard) -> (String, usize) {
     let from = last_at.map_or(0, |a| a + 1);
     let fault = text[from..].char_indices().find(|&(_, c)| !is_ignored(c)).map(|(i, c)| (from + i, c));
     let state = serde_json::to_value(v.end_state).ok().and_then(|s| s.as_str().map(str::to_string)).unwrap_or_default();
@@ -272,7 +272,7 @@ fn ending(text: &str, last_at: Option<usize>, v: &Verdict) -> (String, usize) {
 }
 
 /// The lines under the final board.
-fn caption(v: &Verdict, units: usize) -> Vec<String> {
+fn caption(v: &Scorecard, units: usize) -> Vec<String> {
     let state = serde_json::to_value(v.end_state).ok().and_then(|s| s.as_str().map(str::to_string)).unwrap_or_default();
     let mut lines = vec![match v.error {
         Some(_) => format!("score 0: {} ({})", v.evaluator_error, state.replace('_', " ")),
@@ -325,7 +325,7 @@ mod tests {
         let (p, text) = whole_game();
         let played = play("t", &p, 0, &text);
         let v = score(&p, 0, &text, &Phrases::official());
-        assert_eq!(played.verdict, v);
+        assert_eq!(played.scorecard, v);
         assert_eq!((v.error, v.end_state), (None, EndState::BoardFull));
         let r = &played.replay;
         assert_eq!((r.lattice, r.labels, r.unit.as_str()), ("hex", false, "step"));
@@ -333,7 +333,7 @@ mod tests {
         assert_eq!(r.highlights, [(0, 3)]);
         let locks = r.steps.iter().filter(|s| s.caption.contains("locked")).count();
         assert_eq!(locks, v.locked);
-        // Every command is a step (locks with cleared lines two), plus the verdict.
+        // Every command is a step (locks with cleared lines two), plus the scorecard.
         let clears = r.steps.iter().filter(|s| s.caption.contains(" full (row")).count();
         assert_eq!(r.steps.len(), v.commands + clears + 1);
         let last = r.steps.last().unwrap();
