@@ -33,7 +33,8 @@ pub const fn power_score(len: usize, reps: usize) -> u64 {
     if reps == 0 { 0 } else { 2 * (len * reps) as u64 + 300 }
 }
 
-/// A set of phrases of power, as given (`-p` on the command line, or the official ones).
+/// A set of phrases of power: the official ones ([`Phrases::official`]) or any others
+/// ([`Phrases::new`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Phrases {
     /// The phrases as written (for reports).
