@@ -6,10 +6,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tessera_core::runtime::{Budget, Outcome, StopReason};
 use tessera_core::tour::plural;
-use tessera_hextris::judge::{Scorecard, score};
+use tessera_hextris::eval::EvalSummary;
+use tessera_hextris::format::{ProblemStats, ScoreReport, Submission};
+use tessera_hextris::judge::score;
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
@@ -198,21 +200,6 @@ pub struct StatsArgs {
     json: bool,
 }
 
-/// One solution as the contest took them.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Solution {
-    /// The problem's id.
-    #[serde(rename = "problemId")]
-    pub problem_id: i64,
-    /// The seed.
-    pub seed: u32,
-    /// A free-form tag.
-    #[serde(default)]
-    pub tag: String,
-    /// The commands.
-    pub solution: String,
-}
-
 fn positive_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
@@ -297,7 +284,7 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
                 plural(games.len() as u64, "seed", "seeds")
             );
         }
-        out.extend(games.into_iter().map(|g| solution(p, g, &args.tag)));
+        out.extend(games.into_iter().map(|g| submission(p, g, &args.tag)));
     }
     emit(&format!("{}\n", serde_json::to_string(&out)?))?;
     Ok(completed())
@@ -311,8 +298,8 @@ fn completed() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn solution(p: &Problem, g: Game, tag: &str) -> Solution {
-    Solution { problem_id: p.id, seed: g.seed, tag: format!("{tag} {}", g.scorecard.score), solution: g.text }
+fn submission(p: &Problem, g: Game, tag: &str) -> Submission {
+    Submission { problem_id: p.id, seed: g.seed, tag: format!("{tag} {}", g.scorecard.score), solution: g.text }
 }
 
 /// The seed asked for (default: the problem's first), if the problem has it.
@@ -341,50 +328,26 @@ fn read_input(path: &Path) -> Result<String> {
 }
 
 /// Reads a solutions file (`-`: stdin).
-fn read_solutions(path: &Path) -> Result<Vec<Solution>> {
+fn read_solutions(path: &Path) -> Result<Vec<Submission>> {
     serde_json::from_str(&read_input(path)?)
         .with_context(|| format!("{}: not a JSON list of solutions", path.display()))
 }
 
-/// What `score` prints per seed.
-#[derive(Debug, Serialize)]
-struct Scored {
-    seed: u32,
-    #[serde(flatten)]
-    scorecard: Scorecard,
+/// Writes a report as one line of JSON, its keys sorted (through a JSON value, which sorts
+/// them): the order these reports have always been written in.
+fn emit_report(report: &impl Serialize) -> Result<()> {
+    emit_json(&serde_json::to_value(report)?)
 }
 
 fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
     let p = load_problem(&args.file)?;
     let phrases = args.phrases.get()?;
-    let solutions = read_solutions(&args.solutions)?;
-    let mut scored: Vec<Scored> = Vec::new();
-    let mut others = 0;
-    for s in solutions {
-        if s.problem_id != p.id {
-            others += 1;
-            continue;
-        }
-        // The contest kept the latest solution for each seed.
-        scored.retain(|x| x.seed != s.seed);
-        scored.push(Scored { seed: s.seed, scorecard: score(&p, s.seed, &s.solution, &phrases) });
-    }
-    // The leaderboard: the floor of the mean over all the problem's seeds, a missing one 0.
-    let total: u64 = p
-        .source_seeds
-        .iter()
-        .map(|&seed| scored.iter().find(|x| x.seed == seed).map_or(0, |x| x.scorecard.score))
-        .sum();
-    let board = total / p.source_seeds.len() as u64;
-    let missing = p.source_seeds.iter().filter(|&&seed| !scored.iter().any(|x| x.seed == seed)).count();
+    let report = ScoreReport::judge(&p, &read_solutions(&args.solutions)?, &phrases);
     if args.json {
-        emit_json(&serde_json::json!({
-            "game": "hextris", "problem": p.id, "score": board, "missing_seeds": missing,
-            "other_problems": others, "seeds": scored,
-        }))?;
+        emit_report(&report)?;
     } else {
         let mut text = String::new();
-        for x in &scored {
+        for x in &report.seeds {
             let v = &x.scorecard;
             let error = v.error.map_or(String::new(), |_| format!(", error: {}", v.evaluator_error));
             text += &format!(
@@ -400,16 +363,19 @@ fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
             );
         }
         text += &format!(
-            "problem {}: score {board} ({}, {missing} without a solution)\n",
+            "problem {}: score {} ({}, {} without a solution)\n",
             p.id,
-            plural(p.source_seeds.len() as u64, "seed", "seeds")
+            report.score,
+            plural(p.source_seeds.len() as u64, "seed", "seeds"),
+            report.missing_seeds
         );
-        if others > 0 {
-            text += &format!("({} for other problems ignored)\n", plural(others as u64, "solution", "solutions"));
+        if report.other_problems > 0 {
+            let others = plural(report.other_problems as u64, "solution", "solutions");
+            text += &format!("({others} for other problems ignored)\n");
         }
         emit(&text)?;
     }
-    let errors = scored.iter().any(|x| x.scorecard.error.is_some());
+    let errors = report.seeds.iter().any(|x| x.scorecard.error.is_some());
     Ok(if errors { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
@@ -419,36 +385,23 @@ fn stats_cmd(args: &StatsArgs) -> Result<ExitCode> {
     } else {
         args.files.iter().map(|f| load_problem(f)).collect::<Result<_>>()?
     };
-    let rows: Vec<serde_json::Value> = problems
-        .iter()
-        .map(|p| {
-            let sizes: Vec<usize> = p.units.iter().map(|u| u.members.len()).collect();
-            serde_json::json!({
-                "problem": p.id, "width": p.width, "height": p.height, "cells": p.width * p.height,
-                "filled": p.filled.len(), "units": p.units.len(),
-                "unit_sizes": [sizes.iter().min(), sizes.iter().max()],
-                "source_length": p.source_length, "seeds": p.source_seeds.len(),
-            })
-        })
-        .collect();
+    let rows: Vec<ProblemStats> = problems.iter().map(ProblemStats::of).collect();
     if args.json {
-        emit_json(&rows)?;
+        emit_report(&rows)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut text = String::from("problem  size     filled  units (cells)  source  seeds\n");
-    for p in &problems {
-        let sizes: Vec<usize> = p.units.iter().map(|u| u.members.len()).collect();
-        let (lo, hi) = (sizes.iter().min().unwrap_or(&0), sizes.iter().max().unwrap_or(&0));
+    for r in &rows {
         text += &format!(
             "{:>7}  {:<7}  {:>6}  {:>5} ({:>2}-{:<2})  {:>6}  {:>5}\n",
-            p.id,
-            format!("{}x{}", p.width, p.height),
-            p.filled.len(),
-            p.units.len(),
-            lo,
-            hi,
-            p.source_length,
-            p.source_seeds.len()
+            r.problem,
+            format!("{}x{}", r.width, r.height),
+            r.filled,
+            r.units,
+            r.unit_sizes[0],
+            r.unit_sizes[1],
+            r.source_length,
+            r.seeds
         );
     }
     emit(&text)?;
@@ -531,14 +484,12 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
         }
         results.push(r);
     }
-    let total: u64 = results.iter().map(|r| r.score).sum();
-    let targets: Vec<_> = results.iter().filter_map(|r| r.final_best.map(|b| (r.problem, r.score, b))).collect();
-    let beaten = targets.iter().filter(|t| t.1 > t.2).count();
+    let summary = EvalSummary::new(&results, args.time, threads);
     if let Some(path) = &args.solutions {
-        let list: Vec<Solution> = results
+        let list: Vec<Submission> = results
             .iter()
             .flat_map(|r| {
-                r.seeds.iter().map(|s| Solution {
+                r.seeds.iter().map(|s| Submission {
                     problem_id: r.problem,
                     seed: s.seed,
                     tag: format!("tessera {}", s.score),
@@ -554,22 +505,10 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
         crate::common::write_file(path, &tessera_viewer::report::html(&doc))?;
     }
     if args.json {
-        let summary: Vec<serde_json::Value> = results
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "problem": r.problem, "seeds": r.seeds.len(), "score": r.score, "move_score": r.move_score,
-                    "power_score": r.power_score, "phrases": r.phrases, "final_best": r.final_best,
-                    "seconds": r.seconds, "width": r.width_reached,
-                })
-            })
-            .collect();
-        emit_json(&serde_json::json!({
-            "game": "hextris", "seconds_per_problem": args.time, "cores": threads, "total": total,
-            "final_best_beaten": beaten, "final_best_problems": targets.len(), "problems": summary,
-        }))?;
+        emit_report(&summary)?;
     } else {
-        let against = match targets.len() {
+        let (beaten, total) = (summary.final_best_beaten, summary.total);
+        let against = match summary.final_best_problems {
             0 => "no problem of the final round".to_string(),
             n => format!("the final round's best beaten on {beaten} of {}", plural(n as u64, "problem", "problems")),
         };
@@ -626,7 +565,7 @@ fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
         Some(path) => {
             let raw = read_input(path)?;
             if raw.trim_start().starts_with('[') {
-                let list: Vec<Solution> = serde_json::from_str(&raw)
+                let list: Vec<Submission> = serde_json::from_str(&raw)
                     .with_context(|| format!("{}: not a JSON list of solutions", path.display()))?;
                 list.into_iter()
                     .rev()

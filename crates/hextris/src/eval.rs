@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use tessera_core::runtime::Budget;
 
 use crate::engine::EngineError;
+use crate::format::GAME;
 use crate::problem::Problem;
 use crate::solver::{Settings, problem_score, solve, working_seconds};
 
@@ -59,7 +60,7 @@ pub struct SeedResult {
 /// One problem solved.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProblemResult {
-    /// Always "hextris".
+    /// Always [`GAME`].
     pub game: String,
     /// The problem's id.
     pub problem: i64,
@@ -83,6 +84,81 @@ pub struct ProblemResult {
     pub width_reached: usize,
     /// Every seed's game.
     pub seeds: Vec<SeedResult>,
+}
+
+/// A problem's line of an [`EvalSummary`]: its [`ProblemResult`] without the games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvalRow {
+    /// The problem's id.
+    pub problem: i64,
+    /// Seeds (games) solved.
+    pub seeds: usize,
+    /// The leaderboard score: the floor of the mean of the seeds' scores.
+    pub score: u64,
+    /// The floor of the mean move score.
+    pub move_score: u64,
+    /// The floor of the mean phrase score.
+    pub power_score: u64,
+    /// The fewest distinct phrases spelled in one of its games.
+    pub phrases: usize,
+    /// The final round's best score, if the problem was re-run there.
+    pub final_best: Option<u64>,
+    /// Wall time.
+    pub seconds: f64,
+    /// The widest beam that completed a game.
+    pub width: usize,
+}
+
+impl From<&ProblemResult> for EvalRow {
+    fn from(r: &ProblemResult) -> EvalRow {
+        EvalRow {
+            problem: r.problem,
+            seeds: r.seeds.len(),
+            score: r.score,
+            move_score: r.move_score,
+            power_score: r.power_score,
+            phrases: r.phrases,
+            final_best: r.final_best,
+            seconds: r.seconds,
+            width: r.width_reached,
+        }
+    }
+}
+
+/// An evaluation of several problems: each problem's scores, without the games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvalSummary {
+    /// Always [`GAME`].
+    pub game: String,
+    /// The time each problem was given, in seconds.
+    pub seconds_per_problem: f64,
+    /// Cores used.
+    pub cores: usize,
+    /// The sum of the problems' scores.
+    pub total: u64,
+    /// Problems whose score beats the final round's best.
+    pub final_best_beaten: usize,
+    /// Problems the final round re-ran (those with a best to beat).
+    pub final_best_problems: usize,
+    /// Each problem's scores.
+    pub problems: Vec<EvalRow>,
+}
+
+impl EvalSummary {
+    /// The summary of `results`, each problem solved within `seconds_per_problem` on `cores`.
+    #[must_use]
+    pub fn new(results: &[ProblemResult], seconds_per_problem: f64, cores: usize) -> EvalSummary {
+        let targets: Vec<(u64, u64)> = results.iter().filter_map(|r| r.final_best.map(|b| (r.score, b))).collect();
+        EvalSummary {
+            game: GAME.to_string(),
+            seconds_per_problem,
+            cores,
+            total: results.iter().map(|r| r.score).sum(),
+            final_best_beaten: targets.iter().filter(|(score, best)| score > best).count(),
+            final_best_problems: targets.len(),
+            problems: results.iter().map(EvalRow::from).collect(),
+        }
+    }
 }
 
 /// Solves `problem` within `seconds` on `threads` threads and judges it.
@@ -110,7 +186,7 @@ pub fn run(problem: &Problem, settings: &Settings, seconds: f64, threads: usize)
         })
         .collect();
     Ok(ProblemResult {
-        game: "hextris".into(),
+        game: GAME.to_string(),
         problem: problem.id,
         width: problem.width,
         height: problem.height,

@@ -8,14 +8,14 @@
 
 use std::collections::HashSet;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::command::{Command, is_ignored, turn};
 use crate::phrase::{Phrases, power_score};
 use crate::problem::{Cell, Problem, UnitDef};
 
 /// What went wrong, if anything; any error scores the whole game 0.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// A character that spells no command (and is not ignored).
@@ -29,7 +29,7 @@ pub enum ErrorKind {
 }
 
 /// How the game stood after the last command.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndState {
     /// Every unit of the source was locked.
@@ -46,7 +46,7 @@ pub enum EndState {
 
 /// The judge's scorecard of one game: the score, its parts and how the game ended, with the
 /// counts the official evaluator reports.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scorecard {
     /// Points for locked units and cleared lines, line bonus included (0 after an error).
     pub move_score: u64,

@@ -5,12 +5,15 @@
 //!   the organisers' evaluator (it shares no code with the solver's engine);
 //! * [`engine`]: the solver's fast engine (row masks, turn tables, reachability by rows);
 //! * [`solver`]: beam search over lock positions, phrases spelled on the way down;
-//! * [`builtin`]: the 25 qualifying problems, built in.
+//! * [`builtin`]: the 25 qualifying problems, built in;
+//! * [`format`](mod@format): the JSON it reads and writes (submissions, reports), typed;
+//! * [`eval`]: problems solved within a time each, against the contest's best final scores.
 
 pub mod builtin;
 pub mod command;
 pub mod engine;
 pub mod eval;
+pub mod format;
 pub mod judge;
 pub mod phrase;
 pub mod play;

@@ -6,9 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use tessera_hextris::format::Submission;
 use tessera_hextris::play::{Effect, Session, keys};
 
-use super::{PhraseArgs, Solution, load_problem, seed_of};
+use super::{PhraseArgs, load_problem, seed_of};
 
 /// `tessera hextris play`.
 #[derive(Debug, Args)]
@@ -117,7 +118,7 @@ fn describe(effects: &[Effect]) -> String {
 }
 
 fn save(path: &std::path::Path, p: &tessera_hextris::Problem, session: &Session<'_>) -> Result<()> {
-    let list = [Solution {
+    let list = [Submission {
         problem_id: p.id,
         seed: session.seed(),
         tag: format!("played {}", session.scorecard().score),
