@@ -33,6 +33,17 @@ pub const fn power_score(len: usize, reps: usize) -> u64 {
     if reps == 0 { 0 } else { 2 * (len * reps) as u64 + 300 }
 }
 
+/// One occurrence of a phrase in a text: the phrase's index and the bytes `start..end` it spans.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Occurrence {
+    /// Where it starts.
+    pub start: usize,
+    /// Where it ends (exclusive).
+    pub end: usize,
+    /// Which phrase.
+    pub phrase: usize,
+}
+
 /// A set of phrases of power: the official ones ([`Phrases::official`]) or any others
 /// ([`Phrases::new`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,8 +124,28 @@ impl Phrases {
     /// How often each phrase occurs in `text` (overlaps included, case ignored).
     pub fn counts(&self, text: &str) -> Vec<usize> {
         let lower = text.to_ascii_lowercase();
-        let hay = lower.as_bytes();
-        self.lower.iter().map(|p| hay.windows(p.len()).filter(|w| w == p).count()).collect()
+        (0..self.len()).map(|i| self.starts(i, lower.as_bytes()).count()).collect()
+    }
+
+    /// Every occurrence of every phrase in `text`, ordered by where they start (then end):
+    /// case ignored, overlapping and nested occurrences all counted, as the contest counted
+    /// them.
+    pub fn occurrences(&self, text: &str) -> Vec<Occurrence> {
+        let lower = text.to_ascii_lowercase();
+        let mut found: Vec<Occurrence> = (0..self.len())
+            .flat_map(|phrase| {
+                let len = self.lower[phrase].len();
+                self.starts(phrase, lower.as_bytes()).map(move |start| Occurrence { start, end: start + len, phrase })
+            })
+            .collect();
+        found.sort_unstable();
+        found
+    }
+
+    /// Where phrase `i` starts in `hay` (lower-cased).
+    fn starts<'a>(&'a self, i: usize, hay: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
+        let p = self.lower[i].as_slice();
+        hay.windows(p.len()).enumerate().filter(move |(_, w)| *w == p).map(|(at, _)| at)
     }
 
     /// The power score of `text`: the sum of [`power_score`] over the phrases.
@@ -135,6 +166,9 @@ mod tests {
         assert_eq!(p.score("IA! IA!"), 314);
         assert_eq!(p.score("ia! i\na!"), 0);
         assert_eq!(p.score("Ph'nglui mglw'nafh Cthulhu R'lyeh wgah'nagl fhtagn."), 714);
+        let found: Vec<(usize, usize)> = p.occurrences("IA! Ia! ia!xEI!").iter().map(|o| (o.start, o.end)).collect();
+        assert_eq!(found, [(0, 7), (4, 11), (12, 15)]);
+        assert!(p.occurrences("ia! i\na!").is_empty(), "an ignored character breaks a phrase");
     }
 
     #[test]
