@@ -4,58 +4,100 @@
 //! score, the phrases used, and replays of a few seeds.
 //!
 //! Problems are the 25 qualifying ones, built in, identified by `problemId`; phrases are the
-//! official eighteen.
+//! official eighteen. Files are read as the hextris crate's own types
+//! ([`tessera_hextris::format`]), told apart by the fields only each kind has.
 
 pub mod replay;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
 use tessera_core::runtime::Budget;
-use tessera_hextris::eval::final_best;
+use tessera_hextris::eval::{EvalSummary, ProblemResult, final_best};
+use tessera_hextris::format::{GAME, Submission};
 use tessera_hextris::phrase::OFFICIAL;
 use tessera_hextris::solver::{Settings, solve};
 use tessera_hextris::{Phrases, Problem, builtin};
 
-use super::{Converted, DocError, arr, num};
+use super::{Converted, DocError};
 use crate::view::{Bar, Chart, Charts, View};
-
-const GAME: &str = "hextris";
 
 /// The most solutions of a list replayed (each is a replay and a board).
 pub const MAX_REPLAYS: usize = 10;
 /// The seeds of an evaluation replayed.
 pub const EVAL_REPLAYS: usize = 3;
 
+/// What a submission must look like, for error messages.
+const SUBMISSION: &str =
+    r#"{"problemId": integer, "seed": integer below 2^32, "tag": string (may be left out), "solution": string}"#;
+
+/// The fields that tell hextris's outputs apart (all but the solutions list share the `game`
+/// tag), read before the whole output so that one of a known kind with a field wrong is
+/// refused with the reason rather than not recognised.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Keys {
+    game: Option<String>,
+    /// A submission's.
+    #[serde(rename = "problemId")]
+    problem_id: Option<IgnoredAny>,
+    /// An eval record's (with `seeds`).
+    power_score: Option<IgnoredAny>,
+    seeds: Option<IgnoredAny>,
+    /// An eval summary's.
+    problems: Option<IgnoredAny>,
+    total: Option<IgnoredAny>,
+    /// A score report's.
+    missing_seeds: Option<IgnoredAny>,
+}
+
+impl Keys {
+    /// The keys `v` has, if it is an object.
+    fn of(v: &Value) -> Keys {
+        if v.is_object() { Keys::deserialize(v).unwrap_or_default() } else { Keys::default() }
+    }
+
+    fn is_hextris(&self) -> bool {
+        self.game.as_deref() == Some(GAME)
+    }
+
+    fn is_record(&self) -> bool {
+        self.is_hextris() && self.seeds.is_some() && self.power_score.is_some()
+    }
+}
+
 /// A hextris result: it says so.
 pub fn is_hextris(v: &Value) -> bool {
-    v.get("game").and_then(Value::as_str) == Some(GAME)
+    Keys::of(v).is_hextris()
 }
 
 /// The contest's JSON list of solutions: objects with a `problemId`.
 pub fn is_solutions(v: &Value) -> bool {
-    v.as_array().and_then(|a| a.first()).is_some_and(|s| s.get("problemId").is_some())
+    v.as_array().and_then(|a| a.first()).is_some_and(|s| Keys::of(s).problem_id.is_some())
 }
 
 /// One record of `hextris eval --jsonl` (a problem's result, every seed's solution included).
 pub fn is_record(v: &Value) -> bool {
-    is_hextris(v) && v.get("seeds").is_some_and(Value::is_array) && v.get("power_score").is_some()
+    Keys::of(v).is_record()
 }
 
 /// A solutions list, an eval record (a one-line `--jsonl` file), an `eval --json` summary or a
 /// `score --json` output.
 pub fn from_value(v: &Value) -> Result<Converted, DocError> {
     if is_solutions(v) {
-        return solutions(arr_of(v)?);
+        return solutions(&submissions(v)?);
     }
-    if is_record(v) {
+    let keys = Keys::of(v);
+    if keys.is_record() {
         return from_records(std::slice::from_ref(v));
     }
-    if is_hextris(v) && v.get("problems").is_some() && v.get("total").is_some() {
-        return summary(v);
+    if keys.is_hextris() && keys.problems.is_some() && keys.total.is_some() {
+        return summary(&read(v, "an eval summary")?);
     }
-    if is_hextris(v) && v.get("missing_seeds").is_some() {
+    if keys.is_hextris() && keys.missing_seeds.is_some() {
         return Err(malformed("a score output holds no solutions: view the solutions list it scored instead".into()));
     }
     Err(malformed("neither a solutions list, an eval record nor an eval summary".into()))
@@ -70,35 +112,29 @@ pub fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
     let (mut games, mut total, mut beaten, mut known, mut seconds) = (0, 0u64, 0, 0, 0.0);
     // (fraction of the best, problem, worst seed's solution)
     let mut candidates: Vec<(f64, i64, u32, String)> = Vec::new();
-    for r in lines {
-        if !is_record(r) {
+    for line in lines {
+        if !is_record(line) {
             return Err(malformed("a line that is not a hextris eval record".into()));
         }
-        let id = num(r, "problem", GAME)? as i64;
-        let score = num(r, "score", GAME)? as u64;
-        let best = r.get("final_best").and_then(Value::as_u64).or_else(|| final_best(id));
-        total += score;
-        seconds += r.get("seconds").and_then(Value::as_f64).unwrap_or(0.0);
-        let mut worst: Option<(u64, u32, String)> = None;
-        for s in arr(r, "seeds", GAME)? {
-            let (seed, solution) = seed_of(s)?;
-            let counts = phrases.counts(&solution);
+        let r: ProblemResult = read(line, "a hextris eval record")?;
+        let best = r.final_best.or_else(|| final_best(r.problem));
+        total += r.score;
+        seconds += r.seconds;
+        for s in &r.seeds {
+            let counts = phrases.counts(&s.solution);
             spelled.iter_mut().zip(&counts).for_each(|(n, &c)| *n += usize::from(c > 0));
             games += 1;
-            let sc = s.get("score").and_then(Value::as_u64).unwrap_or(0);
-            if worst.as_ref().is_none_or(|w| sc < w.0) {
-                worst = Some((sc, seed, solution));
-            }
         }
-        let (m, p) = (num(r, "move_score", GAME)?, num(r, "power_score", GAME)?);
-        rows.push(bar(id, m, p, score, best, r.get("phrases").and_then(Value::as_u64)));
+        let (m, p) = (r.move_score as f64, r.power_score as f64);
+        rows.push(bar(r.problem, m, p, r.score, best, Some(r.phrases as u64)));
         if let Some(b) = best {
             known += 1;
-            beaten += usize::from(score > b);
+            beaten += usize::from(r.score > b);
         }
-        if let Some((_, seed, solution)) = worst {
-            let ratio = best.map_or(f64::INFINITY, |b| score as f64 / b.max(1) as f64);
-            candidates.push((ratio, id, seed, solution));
+        // The first of the seeds with the lowest score.
+        if let Some(worst) = r.seeds.iter().min_by_key(|s| s.score) {
+            let ratio = best.map_or(f64::INFINITY, |b| r.score as f64 / b.max(1) as f64);
+            candidates.push((ratio, r.problem, worst.seed, worst.solution.clone()));
         }
     }
     let figures = vec![
@@ -123,18 +159,10 @@ pub fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
 
 /// The JSON list of solutions: per-problem figures, then a replay and the final board of each of
 /// the first [`MAX_REPLAYS`] solutions.
-fn solutions(list: &[Value]) -> Result<Converted, DocError> {
+fn solutions(list: &[Submission]) -> Result<Converted, DocError> {
     let phrases = Phrases::official();
-    let mut parsed = Vec::new();
-    for s in list {
-        let id =
-            s.get("problemId").and_then(Value::as_i64).ok_or_else(|| malformed("no number \"problemId\"".into()))?;
-        let (seed, solution) = seed_of(s)?;
-        let tag = s.get("tag").and_then(Value::as_str).unwrap_or("").to_string();
-        parsed.push((id, seed, tag, solution));
-    }
-    let unknown = parsed.iter().filter(|s| !(0..builtin::COUNT as i64).contains(&s.0)).count();
-    if unknown == parsed.len() {
+    let unknown = list.iter().filter(|s| !(0..builtin::COUNT as i64).contains(&s.problem_id)).count();
+    if unknown == list.len() {
         return Err(malformed("no solution is for a built-in problem (problemId 0 to 24)".into()));
     }
     // The contest kept the latest solution of each seed; the leaderboard took the floor of the
@@ -142,12 +170,13 @@ fn solutions(list: &[Value]) -> Result<Converted, DocError> {
     let mut latest: BTreeMap<(i64, u32), u64> = BTreeMap::new();
     let mut parts: BTreeMap<(i64, u32), (u64, u64)> = BTreeMap::new();
     let mut problems: BTreeMap<i64, Problem> = BTreeMap::new();
-    for (id, seed, _, solution) in &parsed {
-        let Ok(p) = problem(*id) else { continue };
-        let v = tessera_hextris::judge::score(&p, *seed, solution, &phrases);
-        latest.insert((*id, *seed), v.score);
-        parts.insert((*id, *seed), if v.error.is_some() { (0, 0) } else { (v.move_score, v.power_score) });
-        problems.entry(*id).or_insert(p);
+    for s in list {
+        let Ok(p) = problem(s.problem_id) else { continue };
+        let v = tessera_hextris::judge::score(&p, s.seed, &s.solution, &phrases);
+        latest.insert((s.problem_id, s.seed), v.score);
+        let part = if v.error.is_some() { (0, 0) } else { (v.move_score, v.power_score) };
+        parts.insert((s.problem_id, s.seed), part);
+        problems.entry(s.problem_id).or_insert(p);
     }
     let mut rows = Vec::new();
     for (id, p) in &problems {
@@ -158,42 +187,45 @@ fn solutions(list: &[Value]) -> Result<Converted, DocError> {
         let score = p.source_seeds.iter().map(|&s| latest.get(&(*id, s)).copied().unwrap_or(0)).sum::<u64>() / n;
         rows.push(bar(*id, of(&|x| x.0) as f64, of(&|x| x.1) as f64, score, final_best(*id), None));
     }
-    let shown = parsed.len().min(MAX_REPLAYS);
+    let shown = list.len().min(MAX_REPLAYS);
     let mut figures = vec![
-        ("solutions".into(), parsed.len().to_string()),
-        ("replayed".into(), format!("the first {shown} ({} left out)", parsed.len() - shown)),
+        ("solutions".into(), list.len().to_string()),
+        ("replayed".into(), format!("the first {shown} ({} left out)", list.len() - shown)),
     ];
     if unknown > 0 {
         figures.push(("for problems not built in".into(), format!("{unknown} (not scored)")));
     }
     let charts = vec![score_chart(rows)];
     let mut views = vec![View::Charts(Charts { title: "hextris solutions".into(), figures, charts })];
-    for (id, seed, tag, solution) in parsed.into_iter().take(MAX_REPLAYS) {
-        let Ok(p) = problem(id) else { continue };
-        let tag = if tag.is_empty() { String::new() } else { format!(" [{tag}]") };
-        let played = replay::play(&format!("problem {id}, seed {seed}{tag}"), &p, seed, &solution);
+    for s in list.iter().take(MAX_REPLAYS) {
+        let Ok(p) = problem(s.problem_id) else { continue };
+        let tag = if s.tag.is_empty() { String::new() } else { format!(" [{}]", s.tag) };
+        let title = format!("problem {}, seed {}{tag}", s.problem_id, s.seed);
+        let played = replay::play(&title, &p, s.seed, &s.solution);
         views.extend([View::Replay(played.replay), View::Board(played.board)]);
     }
     Ok((GAME, "solutions", views))
 }
 
 /// An `eval --json` summary: the scores without the solutions.
-fn summary(v: &Value) -> Result<Converted, DocError> {
-    let mut rows = Vec::new();
-    for r in arr(v, "problems", GAME)? {
-        let id = num(r, "problem", GAME)? as i64;
-        let best = r.get("final_best").and_then(Value::as_u64).or_else(|| final_best(id));
-        let (m, p, s) = (num(r, "move_score", GAME)?, num(r, "power_score", GAME)?, num(r, "score", GAME)? as u64);
-        rows.push(bar(id, m, p, s, best, r.get("phrases").and_then(Value::as_u64)));
-    }
+fn summary(v: &EvalSummary) -> Result<Converted, DocError> {
+    let rows: Vec<Bar> = v
+        .problems
+        .iter()
+        .map(|r| {
+            let best = r.final_best.or_else(|| final_best(r.problem));
+            let (m, p) = (r.move_score as f64, r.power_score as f64);
+            bar(r.problem, m, p, r.score, best, Some(r.phrases as u64))
+        })
+        .collect();
     let figures = vec![
         ("problems".into(), rows.len().to_string()),
-        ("total score".into(), num(v, "total", GAME)?.to_string()),
+        ("total score".into(), v.total.to_string()),
         (
             "the final round's best beaten".into(),
-            format!("on {} of {} problems", num(v, "final_best_beaten", GAME)?, num(v, "final_best_problems", GAME)?),
+            format!("on {} of {} problems", v.final_best_beaten, v.final_best_problems),
         ),
-        ("seconds per problem".into(), num(v, "seconds_per_problem", GAME)?.to_string()),
+        ("seconds per problem".into(), v.seconds_per_problem.to_string()),
     ];
     let charts = vec![score_chart(rows)];
     Ok((GAME, "eval", vec![View::Charts(Charts { title: "hextris evaluation".into(), figures, charts })]))
@@ -259,20 +291,19 @@ fn problem(id: i64) -> Result<Problem, DocError> {
         .ok_or_else(|| malformed(format!("problem {id} is not built in (0 to 24)")))
 }
 
-/// A seed's number and its solution.
-fn seed_of(s: &Value) -> Result<(u32, String), DocError> {
-    let seed = s
-        .get("seed")
-        .and_then(Value::as_u64)
-        .and_then(|x| u32::try_from(x).ok())
-        .ok_or_else(|| malformed("no seed (a number below 2^32)".into()))?;
-    let solution =
-        s.get("solution").and_then(Value::as_str).ok_or_else(|| malformed("no string \"solution\"".into()))?;
-    Ok((seed, solution.to_string()))
+/// `v` read as a `T` (`what` it should be), or why not.
+fn read<'v, T: Deserialize<'v>>(v: &'v Value, what: &str) -> Result<T, DocError> {
+    T::deserialize(v).map_err(|e| malformed(format!("not {what}: {e}")))
 }
 
-fn arr_of(v: &Value) -> Result<&[Value], DocError> {
-    v.as_array().map(Vec::as_slice).ok_or_else(|| malformed("not a list".into()))
+/// The submissions of a solutions list, or the first that is not one and why.
+fn submissions(v: &Value) -> Result<Vec<Submission>, DocError> {
+    let list = v.as_array().ok_or_else(|| malformed("not a list".into()))?;
+    let each = |(i, s): (usize, &Value)| {
+        Submission::deserialize(s)
+            .map_err(|e| malformed(format!("entry {} is not a solution {SUBMISSION}: {e}", i + 1)))
+    };
+    list.iter().enumerate().map(each).collect()
 }
 
 fn malformed(why: String) -> DocError {
@@ -283,6 +314,7 @@ fn malformed(why: String) -> DocError {
 mod tests {
     use super::*;
     use crate::games::document;
+    use tessera_hextris::eval::SeedResult;
     use tessera_hextris::judge::score;
 
     /// Problem 6 seed `seed` played straight down (with a phrase first) until the board is full.
@@ -294,19 +326,43 @@ mod tests {
 
     fn record(seeds: &[u32]) -> String {
         let p = builtin::problem(6).unwrap();
-        let games: Vec<Value> = seeds
+        let games: Vec<SeedResult> = seeds
             .iter()
-            .map(|&s| {
-                let text = game(s);
-                let v = score(&p, s, &text, &Phrases::official());
-                serde_json::json!({"seed": s, "score": v.score, "move_score": v.move_score, "power_score": v.power_score,
-                    "phrases": v.phrases.len(), "locked": v.locked, "lines": v.lines_cleared, "end_state": "board_full",
-                    "width": 1, "solution": text})
+            .map(|&seed| {
+                let solution = game(seed);
+                let v = score(&p, seed, &solution, &Phrases::official());
+                let (score, move_score, power_score) = (v.score, v.move_score, v.power_score);
+                let (phrases, locked, lines) = (v.phrases.len(), v.locked, v.lines_cleared);
+                let end_state = "board_full".into();
+                SeedResult {
+                    seed,
+                    score,
+                    move_score,
+                    power_score,
+                    phrases,
+                    locked,
+                    lines,
+                    end_state,
+                    width: 1,
+                    solution,
+                }
             })
             .collect();
-        serde_json::json!({"game": "hextris", "problem": 6, "width": 10, "height": 10, "score": 500, "move_score": 190,
-            "power_score": 310, "phrases": 1, "final_best": null, "seconds": 0.5, "width_reached": 1, "seeds": games})
-        .to_string()
+        let r = ProblemResult {
+            game: GAME.into(),
+            problem: 6,
+            width: 10,
+            height: 10,
+            score: 500,
+            move_score: 190,
+            power_score: 310,
+            phrases: 1,
+            final_best: None,
+            seconds: 0.5,
+            width_reached: 1,
+            seeds: games,
+        };
+        serde_json::to_string(&r).unwrap()
     }
 
     #[test]
