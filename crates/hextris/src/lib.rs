@@ -11,6 +11,7 @@
 
 pub mod builtin;
 pub mod command;
+pub mod demo;
 pub mod engine;
 pub mod eval;
 pub mod format;
@@ -24,36 +25,10 @@ pub use command::Command;
 pub use phrase::Phrases;
 pub use problem::{Cell, Problem};
 
-use std::time::{Duration, Instant};
-
-use tessera_core::runtime::Budget;
 use tessera_core::tour::Demo;
 
-/// The hextris entries of `tessera tour`: problem 6 seed 0, whose official sample solution
-/// scores 3261, and problem 14 (50 x 50, 500 units), each solved in 1.5 s and checked by the
-/// judge.
+/// The hextris entries of `tessera tour`: the instances of [`demo::ALL`], each solved in 1.5 s
+/// and checked by the judge.
 pub fn tour(threads: usize) -> Vec<Demo> {
-    [(6, Some(3261)), (14, None)].into_iter().map(|(n, sample)| demo(n, sample, threads)).collect()
-}
-
-fn demo(n: usize, sample: Option<u64>, threads: usize) -> Demo {
-    let start = Instant::now();
-    let mut p = builtin::problem(n).expect("a built-in problem");
-    p.source_seeds.truncate(1);
-    let budget = Budget::unlimited().with_time(Duration::from_millis(1500));
-    let games = solver::solve(&p, &solver::Settings::default(), &budget, threads, |_| {}).unwrap_or_default();
-    let g = games.first();
-    let score = g.map_or(0, |g| g.scorecard.score);
-    let phrases = g.map_or(0, |g| g.scorecard.phrases.len());
-    let valid = g.is_some_and(|g| g.scorecard.error.is_none());
-    Demo {
-        game: "hextris",
-        instance: format!("problem {n}, seed {}", p.source_seeds[0]),
-        result: match sample {
-            Some(s) => format!("score {score}, {phrases} phrases (sample {s})"),
-            None => format!("score {score}, {phrases} phrases"),
-        },
-        seconds: start.elapsed().as_secs_f64(),
-        ok: valid && sample.is_none_or(|s| score > s),
-    }
+    demo::ALL.into_iter().map(|d| d.tour(threads)).collect()
 }

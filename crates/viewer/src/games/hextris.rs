@@ -15,11 +15,9 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
-use tessera_core::runtime::Budget;
 use tessera_hextris::eval::{EvalSummary, ProblemResult, final_best};
 use tessera_hextris::format::{GAME, Submission};
 use tessera_hextris::phrase::OFFICIAL;
-use tessera_hextris::solver::{Settings, solve};
 use tessera_hextris::{Phrases, Problem, builtin};
 
 use super::{Converted, DocError};
@@ -231,18 +229,15 @@ fn summary(v: &EvalSummary) -> Result<Converted, DocError> {
     Ok((GAME, "eval", vec![View::Charts(Charts { title: "hextris evaluation".into(), figures, charts })]))
 }
 
-/// Problem 6, seed 0, solved now in a second and replayed by the judge.
+/// The hextris crate's small demonstration instance (problem 6, seed 0), solved now in a second
+/// and replayed by the judge.
 pub fn demo(threads: usize) -> Vec<View> {
     demo_within(threads, Duration::from_secs(1))
 }
 
 fn demo_within(threads: usize, time: Duration) -> Vec<View> {
-    let Some(mut p) = builtin::problem(6) else { return Vec::new() };
-    p.source_seeds.truncate(1);
-    let budget = Budget::unlimited().with_time(time);
-    let Ok(games) = solve(&p, &Settings::default(), &budget, threads, |_| {}) else { return Vec::new() };
-    let Some(g) = games.first() else { return Vec::new() };
-    let title = format!("problem 6, seed {}, solved now in {:.1} s", g.seed, time.as_secs_f64());
+    let (p, Some(g)) = tessera_hextris::demo::SMALL.solve(time, threads) else { return Vec::new() };
+    let title = format!("problem {}, seed {}, solved now in {:.1} s", p.id, g.seed, time.as_secs_f64());
     let played = replay::play(&title, &p, g.seed, &g.text);
     vec![View::Replay(played.replay), View::Board(played.board)]
 }
