@@ -86,7 +86,7 @@ impl Command {
     }
 
     /// The name the organisers' evaluator uses in its messages.
-    pub const fn evaluator_name(self) -> &'static str {
+    pub(crate) const fn evaluator_name(self) -> &'static str {
         match self {
             Command::W => "MoveLeft",
             Command::E => "MoveRight",
@@ -117,18 +117,18 @@ pub const fn is_ignored(c: char) -> bool {
 }
 
 /// Cube coordinates `(x, y, z)` of a cell, `x + y + z = 0`.
-pub const fn cube(c: Cell) -> (i32, i32, i32) {
+pub(crate) const fn cube(c: Cell) -> (i32, i32, i32) {
     let x = c.x - (c.y - (c.y & 1)) / 2;
     (x, -x - c.y, c.y)
 }
 
 /// The cell of cube coordinates `(x, _, z)`.
-pub const fn from_cube(x: i32, z: i32) -> Cell {
+pub(crate) const fn from_cube(x: i32, z: i32) -> Cell {
     Cell::new(x + (z - (z & 1)) / 2, z)
 }
 
 /// `cell` turned 60 degrees about `pivot`, clockwise or not.
-pub const fn turn(cell: Cell, pivot: Cell, clockwise: bool) -> Cell {
+pub(crate) const fn turn(cell: Cell, pivot: Cell, clockwise: bool) -> Cell {
     let (cx, cy, cz) = cube(cell);
     let (px, py, pz) = cube(pivot);
     let (dx, dy, dz) = (cx - px, cy - py, cz - pz);

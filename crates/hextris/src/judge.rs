@@ -270,7 +270,7 @@ impl<'p> Game<'p> {
 
 /// A unit at its spawn position: moved to the top row, centred (an odd spare column goes to the
 /// right), in the orientation the problem gives.
-pub fn spawned(unit: &UnitDef, width: usize) -> Piece {
+pub(crate) fn spawned(unit: &UnitDef, width: usize) -> Piece {
     let min_x = unit.members.iter().map(|c| c.x).min().unwrap_or(0);
     let min_y = unit.members.iter().map(|c| c.y).min().unwrap_or(0);
     let w = unit.members.iter().map(|c| c.x - min_x).max().unwrap_or(0) + 1;

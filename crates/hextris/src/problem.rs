@@ -156,7 +156,8 @@ impl Problem {
         c.x >= 0 && c.y >= 0 && (c.x as usize) < self.width && (c.y as usize) < self.height
     }
 
-    /// The indices into `units` of a game's units, in order (see [`source`]).
+    /// The indices into `units` of a game's units, in order: the numbers of the contest's
+    /// generator started at `seed`, each modulo the number of units.
     pub fn source(&self, seed: u32) -> Vec<usize> {
         source(seed, self.source_length, self.units.len())
     }
@@ -171,11 +172,11 @@ impl Problem {
 /// starting from the seed; the k-th number is bits 30..16 of the k-th state (the first comes
 /// from the seed itself).
 #[derive(Clone, Debug)]
-pub struct Lcg(u32);
+pub(crate) struct Lcg(u32);
 
 impl Lcg {
     /// The generator started at `seed`.
-    pub const fn new(seed: u32) -> Lcg {
+    pub(crate) const fn new(seed: u32) -> Lcg {
         Lcg(seed)
     }
 }
@@ -190,7 +191,7 @@ impl Iterator for Lcg {
 }
 
 /// The first `len` unit indices of a game: `r_k mod units`.
-pub fn source(seed: u32, len: usize, units: usize) -> Vec<usize> {
+pub(crate) fn source(seed: u32, len: usize, units: usize) -> Vec<usize> {
     Lcg::new(seed).take(len).map(|r| r as usize % units.max(1)).collect()
 }
 

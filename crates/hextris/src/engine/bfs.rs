@@ -21,7 +21,7 @@ use crate::command::Command;
 /// the first time (the caller marks it so and keeps what it needs, such as the way back); such
 /// nodes are queued. `None` once every reachable node has been taken.
 #[inline]
-pub fn bfs<N: Copy, M: Copy>(
+pub(crate) fn bfs<N: Copy, M: Copy>(
     queue: &mut VecDeque<N>,
     start: N,
     moves: &[M],
@@ -49,7 +49,7 @@ pub fn bfs<N: Copy, M: Copy>(
 
 /// A shortest walk of `unit` from `from` to `to` by `moves` through positions that pass `ok`;
 /// it repeats no position, so it is legal wherever its positions are.
-pub fn shortest_walk(
+pub(crate) fn shortest_walk(
     unit: &Unit,
     from: Pos,
     to: Pos,

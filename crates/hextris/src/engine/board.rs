@@ -102,7 +102,7 @@ impl Board {
 }
 
 /// A mask of the columns `0..width`.
-pub const fn full_mask(width: usize) -> u128 {
+pub(crate) const fn full_mask(width: usize) -> u128 {
     if width >= 128 { u128::MAX } else { (1 << width) - 1 }
 }
 

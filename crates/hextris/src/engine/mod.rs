@@ -6,9 +6,9 @@
 //! cells relative to the pivot come from the core's hex geometry, once per unit and row parity
 //! (on offset rows, the column of a cell below the pivot depends on the pivot row's parity).
 //! Boards are rows of 128-bit masks; reachability works on whole rows of pivots at once
-//! ([`reach`]); paths between positions come from one breadth-first search ([`bfs`]).
+//! ([`reach`]); paths between positions come from one breadth-first search (the module `bfs`).
 
-pub mod bfs;
+pub(crate) mod bfs;
 pub mod board;
 pub mod reach;
 pub mod state;
@@ -57,7 +57,7 @@ impl Pos {
 
 /// One turn of a unit at one pivot-row parity: its cells relative to the pivot.
 #[derive(Clone, Debug, Default)]
-pub struct Orient {
+pub(crate) struct Orient {
     /// Cells `(dx, dy)` relative to the pivot.
     pub cells: Vec<(i32, i32)>,
     /// Least and greatest `dx`.
@@ -138,7 +138,7 @@ impl Unit {
 
     /// The cells of turn `r` for a pivot on a row of `parity` (0 even, 1 odd).
     #[inline]
-    pub fn orient(&self, r: u8, parity: i32) -> &Orient {
+    pub(crate) fn orient(&self, r: u8, parity: i32) -> &Orient {
         &self.orients[2 * r as usize + (parity & 1) as usize]
     }
 
@@ -213,7 +213,7 @@ impl Rules {
 
 /// The move score of a lock: `size + 100 (1 + ... + ls)`, plus the line bonus when the previous
 /// lock cleared more than one line.
-pub const fn lock_points(size: usize, ls: usize, ls_old: usize) -> u64 {
+pub(crate) const fn lock_points(size: usize, ls: usize, ls_old: usize) -> u64 {
     let points = size as u64 + 50 * (ls as u64) * (ls as u64 + 1);
     let bonus = if ls_old > 1 { (ls_old as u64 - 1) * points / 10 } else { 0 };
     points + bonus

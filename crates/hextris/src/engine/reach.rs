@@ -41,7 +41,7 @@ fn shift(v: u128, k: i32) -> u128 {
 
 /// The bits of `valid` connected to a bit of `seed` through runs of consecutive `valid` bits.
 #[inline]
-pub fn fill_runs(valid: u128, seed: u128) -> u128 {
+pub(crate) fn fill_runs(valid: u128, seed: u128) -> u128 {
     let (mut up, mut down) = (seed & valid, seed & valid);
     let (mut pu, mut pd) = (valid, valid);
     for k in [1, 2, 4, 8, 16, 32, 64] {
@@ -93,7 +93,7 @@ impl Reach {
 
     /// The bit of a position in its row's mask, if it has one.
     #[inline]
-    pub fn bit(&self, p: Pos) -> Option<u32> {
+    pub(crate) fn bit(&self, p: Pos) -> Option<u32> {
         let y = p.y as i32;
         let b = p.x as i32 + self.base(p.r, y);
         (y >= self.ymin && y < self.ymin + self.rows as i32 && (0..128).contains(&b) && p.r < self.period)
@@ -193,24 +193,24 @@ impl Reach {
     /// A dense number for every position the masks cover (`None` outside them), below
     /// [`Reach::keys`].
     #[inline]
-    pub fn key(&self, p: Pos) -> Option<usize> {
+    pub(crate) fn key(&self, p: Pos) -> Option<usize> {
         self.bit(p).map(|b| self.index(p.y as i32, p.r) * 128 + b as usize)
     }
 
     /// The number of keys.
-    pub fn keys(&self) -> usize {
+    pub(crate) fn keys(&self) -> usize {
         self.valid.len() * 128
     }
 
     /// The position of a key.
-    pub fn pos_of(&self, key: usize) -> Pos {
+    pub(crate) fn pos_of(&self, key: usize) -> Pos {
         let (i, b) = (key / 128, (key % 128) as i32);
         let (y, r) = (self.ymin + (i / 6) as i32, (i % 6) as u8);
         Pos::new(b - self.base(r, y), y, r)
     }
 
     /// The reachable positions of pivot row `y`.
-    pub fn reachable_in_row(&self, y: i32) -> impl Iterator<Item = Pos> + '_ {
+    pub(crate) fn reachable_in_row(&self, y: i32) -> impl Iterator<Item = Pos> + '_ {
         let inside = y >= self.ymin && y < self.ymin + self.rows as i32;
         (0..if inside { self.period } else { 0 }).flat_map(move |r| {
             let mut m = self.reach[self.index(y, r)];
@@ -256,7 +256,7 @@ impl Reach {
     /// Every reachable position where a move down is blocked: where the unit rests on something
     /// (or on the floor) rather than hanging in the air. Locks anywhere else leave the cells
     /// below it empty.
-    pub fn resting(&self) -> Vec<Pos> {
+    pub(crate) fn resting(&self) -> Vec<Pos> {
         self.collect(&[Command::SW, Command::SE])
     }
 
@@ -309,7 +309,7 @@ impl Reach {
 
     /// A shortest path from the spawn to every reachable position, nearest first (one
     /// breadth-first search).
-    pub fn paths(&self, unit: &Unit) -> Vec<(Pos, Vec<Command>)> {
+    pub(crate) fn paths(&self, unit: &Unit) -> Vec<(Pos, Vec<Command>)> {
         let (parent, order) = self.tree(unit, None);
         order.into_iter().filter_map(|p| Some((p, self.walk_back(unit, &parent, p)?))).collect()
     }
@@ -359,7 +359,7 @@ impl Reach {
 }
 
 /// The position from which `cmd` leads to `p`.
-pub fn undo(unit: &Unit, p: Pos, cmd: Command) -> Pos {
+pub(crate) fn undo(unit: &Unit, p: Pos, cmd: Command) -> Pos {
     match cmd {
         Command::SW | Command::SE => {
             let y = p.y - 1;

@@ -49,7 +49,7 @@ struct Candidate {
 
 /// Plans a game: `source` lists the units (indices into `rules.units`) from `start` on;
 /// `rates[u]` is the phrase points unit `u` is expected to spell per row it moves down.
-pub fn plan(
+pub(crate) fn plan(
     rules: &Rules,
     rates: &[f64],
     start: &State,
@@ -66,7 +66,7 @@ pub fn plan(
 /// layer's and those that ended on the way. What phrases fit is known only once a game is
 /// spelled, so when spelling is cheap the runners-up are worth spelling too.
 #[allow(clippy::too_many_arguments)]
-pub fn plans(
+pub(crate) fn plans(
     rules: &Rules,
     rates: &[f64],
     start: &State,

@@ -7,7 +7,7 @@
 //! Every feature but the stack's height is a sum over rows of a term that depends on the row,
 //! the row above and the cells of the row above that units can reach from the top. A placement
 //! that clears no line changes the rows it fills, the row below them, and the reachable cells
-//! further down only until they agree with the board's before; [`RowCache`] keeps a board's row
+//! further down only until they agree with the board's before; a row cache keeps a board's row
 //! terms so that a placement is valued from those rows alone.
 
 use std::sync::LazyLock;
@@ -128,7 +128,7 @@ static NEAR_FULL: LazyLock<[f64; 128]> = LazyLock::new(|| std::array::from_fn(|f
 
 /// A board's row terms, to value placements on it from the rows they change.
 #[derive(Clone, Debug, Default)]
-pub struct RowCache {
+pub(crate) struct RowCache {
     /// Row terms.
     terms: Vec<[f64; FEATURES]>,
     /// Sums of the terms of rows `0..y`.
@@ -140,6 +140,7 @@ pub struct RowCache {
 
 impl RowCache {
     /// The row terms of `board`.
+    #[cfg(test)]
     pub fn new(board: &Board) -> RowCache {
         let mut c = RowCache::default();
         c.reset(board);
@@ -235,7 +236,7 @@ pub struct Portfolio {
 
 impl Portfolio {
     /// The shipped portfolio.
-    pub fn shipped() -> Portfolio {
+    pub(crate) fn shipped() -> Portfolio {
         serde_json::from_str(include_str!("../../data/weights.json")).expect("the shipped weights parse")
     }
 }
@@ -247,13 +248,13 @@ impl Weights {
     }
 
     /// The value of a board's features.
-    pub fn value(&self, f: &Features) -> f64 {
+    pub(crate) fn value(&self, f: &Features) -> f64 {
         f.to_array().iter().zip(&self.features).map(|(a, b)| a * b).sum()
     }
 
     /// The set with each weight multiplied by `e^(spread g)`, `g` a standard normal deviate
     /// of its own: a neighbour of the set that plans other games.
-    pub fn jittered(&self, spread: f64, rng: &mut Rng64) -> Weights {
+    pub(crate) fn jittered(&self, spread: f64, rng: &mut Rng64) -> Weights {
         let mut out = self.clone();
         for w in out.features.iter_mut().chain([&mut out.power]) {
             *w *= (spread * gauss(rng)).exp();

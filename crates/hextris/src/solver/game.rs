@@ -41,7 +41,7 @@ pub struct Grown {
     /// Where its units lock.
     pub plan: Plan,
     /// The units whose start is given, by index.
-    pub fixed: BTreeMap<usize, Carry>,
+    pub(crate) fixed: BTreeMap<usize, Carry>,
     /// Where each unit's text ends in the game's text (empty if unknown).
     pub ends: Vec<usize>,
     /// From this unit on, each unit's text depends on its own board alone (see

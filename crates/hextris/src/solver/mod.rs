@@ -16,22 +16,22 @@
 //! * `spell`: a plan spelled into a game, unit by unit, phrases carried across locks;
 //! * `game`: a solved [`Game`], and the same game with its plan ([`Grown`]);
 //! * `setup`: the [`Settings`] and a problem prepared for solving ([`Solver`]);
-//! * [`speller`]: one unit's text from its spawn to its lock, spelling all it can;
-//! * [`bridge`]: phrases that cross a lock, split between two or three units;
+//! * `speller`: one unit's text from its spawn to its lock, spelling all it can;
+//! * `bridge`: phrases that cross a lock, split between two or three units;
 //! * `walk`: where a phrase's commands take a unit, worked out once per phrase;
 //! * [`beam`]: the beam search over lock positions ([`beam::Plan`]);
 //! * [`features`]: the position evaluation and its [`Weights`].
 
 mod anytime;
 pub mod beam;
-pub mod bridge;
+mod bridge;
 pub mod features;
 mod game;
 mod graft;
 mod rework;
 mod setup;
 mod spell;
-pub mod speller;
+mod speller;
 pub mod tune;
 mod walk;
 
@@ -39,4 +39,4 @@ pub use anytime::{Phase, Round, solve, working_seconds};
 pub use features::{Portfolio, Weights};
 pub use game::{Game, Grown, problem_score};
 pub use rework::Try;
-pub use setup::{Settings, Solver, unit_rates};
+pub use setup::{Settings, Solver};

@@ -56,7 +56,7 @@ impl Try {
     /// `base` three times in four, otherwise one of the seed's best `OTHER_SETS` (`ranked`,
     /// best first), jittered. The beam is deterministic: without the jitter a try at the
     /// width that planned a game would often plan the same game again.
-    pub fn draw(base: &Grown, ranked: &[usize], rng: &mut Rng64) -> Option<Try> {
+    pub(crate) fn draw(base: &Grown, ranked: &[usize], rng: &mut Rng64) -> Option<Try> {
         let n = base.plan.locks.len();
         if n < 2 {
             return None;

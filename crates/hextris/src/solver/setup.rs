@@ -59,14 +59,14 @@ impl<'p> Solver<'p> {
     }
 
     /// Plans a game with `weights` and a beam of `width`.
-    pub fn plan_with(&self, seed: u32, weights: &Weights, width: usize, budget: &mut Budget) -> Plan {
+    pub(crate) fn plan_with(&self, seed: u32, weights: &Weights, width: usize, budget: &mut Budget) -> Plan {
         let source = self.problem.source(seed);
         let start = State::new(self.problem);
         beam::plan(&self.rules, &self.rates, &start, &source, weights, width, budget)
     }
 
     /// The `top` games of a beam of `width` with weights `k` that promise most, best first.
-    pub fn plans(&self, seed: u32, k: usize, width: usize, top: usize, budget: &mut Budget) -> Vec<Plan> {
+    pub(crate) fn plans(&self, seed: u32, k: usize, width: usize, top: usize, budget: &mut Budget) -> Vec<Plan> {
         let source = self.problem.source(seed);
         let start = State::new(self.problem);
         let weights = &self.settings.portfolio[k];
@@ -77,7 +77,7 @@ impl<'p> Solver<'p> {
 /// The phrase points each unit spells per row on the way down an empty board of the problem's
 /// size (every phrase already used, so no first-use bonus): what the planner expects a row moved
 /// down to be worth.
-pub fn unit_rates(rules: &Rules, phrases: &Phrases) -> Vec<f64> {
+pub(crate) fn unit_rates(rules: &Rules, phrases: &Phrases) -> Vec<f64> {
     let board = Board::empty(rules.width, rules.height);
     let mut speller = Speller::new(phrases);
     let used = vec![true; phrases.len()];

@@ -78,17 +78,18 @@ impl Solver<'_> {
     /// Spells a plan and judges the text. Error-free by construction; if the judge finds an
     /// error all the same, the text is cut before it. Once `budget` runs out, the remaining
     /// units take their plain shortest paths.
-    pub fn spell(&self, seed: u32, plan: &Plan, budget: &Budget) -> (String, Scorecard) {
+    pub(crate) fn spell(&self, seed: u32, plan: &Plan, budget: &Budget) -> (String, Scorecard) {
         self.spell_on(seed, plan, budget, 1)
     }
 
     /// [`Solver::spell`] on `threads` threads (the same text, whatever their number).
-    pub fn spell_on(&self, seed: u32, plan: &Plan, budget: &Budget, threads: usize) -> (String, Scorecard) {
+    pub(crate) fn spell_on(&self, seed: u32, plan: &Plan, budget: &Budget, threads: usize) -> (String, Scorecard) {
         let s = self.spell_fixed(seed, plan, &BTreeMap::new(), budget, threads);
         (s.text, s.scorecard)
     }
 
-    /// [`Solver::spell`] on `threads` threads, as a game that can be grafted onto or reworked
+    /// A plan spelled and judged on `threads` threads (once `budget` runs out, the remaining
+    /// units take their plain shortest paths), as a game that can be grafted onto or reworked
     /// (planned with weights `weights` of the portfolio and a beam of `width`).
     pub fn grow(
         &self,
