@@ -35,11 +35,13 @@ const TEXTS: [&str; 25] = [
 pub const COUNT: usize = TEXTS.len();
 
 /// Qualifying problem `n` (0 to 24).
+#[must_use]
 pub fn problem(n: usize) -> Option<Problem> {
     TEXTS.get(n).map(|t| Problem::parse(t).expect("the built-in problems are valid"))
 }
 
 /// The built-in problem a name stands for: `6`, `problem_6` or `problem_6.json`.
+#[must_use]
 pub fn by_name(name: &str) -> Option<Problem> {
     let n = name.strip_suffix(".json").unwrap_or(name);
     let n = n.strip_prefix("problem_").unwrap_or(n);

@@ -28,6 +28,7 @@ pub const FINAL_BEST: [(i64, u64); 11] = [
 ];
 
 /// The final round's best score on problem `id`, if it was re-run.
+#[must_use]
 pub fn final_best(id: i64) -> Option<u64> {
     FINAL_BEST.iter().find(|b| b.0 == id).map(|b| b.1)
 }

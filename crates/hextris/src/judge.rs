@@ -140,6 +140,7 @@ pub struct Game<'p> {
 
 impl<'p> Game<'p> {
     /// A new game of `problem` with `seed` (any seed: [`score`] checks that it is the problem's).
+    #[must_use]
     pub fn new(problem: &'p Problem, seed: u32) -> Game<'p> {
         let mut filled = vec![false; problem.width * problem.height];
         for c in &problem.filled {
@@ -280,6 +281,7 @@ pub(crate) fn spawned(unit: &UnitDef, width: usize) -> Piece {
 }
 
 /// Plays `solution` for `seed` of `problem` and scores it as the contest did.
+#[must_use]
 pub fn score(problem: &Problem, seed: u32, solution: &str, phrases: &Phrases) -> Scorecard {
     score_steps(problem, seed, solution, phrases, |_, _| {})
 }
@@ -365,6 +367,7 @@ pub fn score_steps(
 
 /// The game after `solution`'s commands, up to the first error or the end (ignored characters
 /// skipped, characters that spell nothing stop it).
+#[must_use]
 pub fn replay<'p>(problem: &'p Problem, seed: u32, solution: &str) -> Game<'p> {
     let mut game = Game::new(problem, seed);
     for ch in solution.chars().filter(|&c| !is_ignored(c)) {

@@ -29,6 +29,7 @@ pub const OFFICIAL: [&str; 18] = [
 ];
 
 /// The points for a phrase of `len` characters occurring `reps` times.
+#[must_use]
 pub const fn power_score(len: usize, reps: usize) -> u64 {
     if reps == 0 { 0 } else { 2 * (len * reps) as u64 + 300 }
 }
@@ -72,6 +73,7 @@ pub enum PhraseError {
 
 impl Phrases {
     /// The official eighteen.
+    #[must_use]
     pub fn official() -> Phrases {
         Phrases::new(OFFICIAL.iter().map(|s| s.to_string())).expect("the official phrases are valid")
     }
@@ -122,6 +124,7 @@ impl Phrases {
     }
 
     /// How often each phrase occurs in `text` (overlaps included, case ignored).
+    #[must_use]
     pub fn counts(&self, text: &str) -> Vec<usize> {
         let lower = text.to_ascii_lowercase();
         (0..self.len()).map(|i| self.starts(i, lower.as_bytes()).count()).collect()
@@ -130,6 +133,7 @@ impl Phrases {
     /// Every occurrence of every phrase in `text`, ordered by where they start (then end):
     /// case ignored, overlapping and nested occurrences all counted, as the contest counted
     /// them.
+    #[must_use]
     pub fn occurrences(&self, text: &str) -> Vec<Occurrence> {
         let lower = text.to_ascii_lowercase();
         let mut found: Vec<Occurrence> = (0..self.len())
@@ -149,6 +153,7 @@ impl Phrases {
     }
 
     /// The power score of `text`: the sum of [`power_score`] over the phrases.
+    #[must_use]
     pub fn score(&self, text: &str) -> u64 {
         self.counts(text).iter().zip(&self.lower).map(|(&n, p)| power_score(p.len(), n)).sum()
     }

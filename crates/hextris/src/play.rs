@@ -46,6 +46,7 @@ pub struct Session<'p> {
 
 impl<'p> Session<'p> {
     /// A new game of `problem` with `seed` (one of the problem's seeds).
+    #[must_use]
     pub fn new(problem: &'p Problem, seed: u32, phrases: Phrases) -> Session<'p> {
         Session { problem, seed, phrases, game: Game::new(problem, seed), text: String::new() }
     }

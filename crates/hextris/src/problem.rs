@@ -158,6 +158,7 @@ impl Problem {
 
     /// The indices into `units` of a game's units, in order: the numbers of the contest's
     /// generator started at `seed`, each modulo the number of units.
+    #[must_use]
     pub fn source(&self, seed: u32) -> Vec<usize> {
         source(seed, self.source_length, self.units.len())
     }

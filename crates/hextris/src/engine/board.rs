@@ -16,12 +16,14 @@ pub struct Board {
 
 impl Board {
     /// An empty board.
+    #[must_use]
     pub fn empty(width: usize, height: usize) -> Board {
         assert!((1..=MAX_WIDTH).contains(&width), "boards of 1..={MAX_WIDTH} columns");
         Board { width: width as u32, rows: vec![0; height] }
     }
 
     /// The problem's starting board.
+    #[must_use]
     pub fn of(problem: &Problem) -> Board {
         let mut b = Board::empty(problem.width, problem.height);
         for c in &problem.filled {

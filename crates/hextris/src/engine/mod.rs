@@ -101,6 +101,7 @@ pub struct Unit {
 
 impl Unit {
     /// The unit's tables for a board of `width` columns.
+    #[must_use]
     pub fn new(def: &UnitDef, width: usize) -> Unit {
         // Spawn: members and pivot moved so that the members start at column 0 and row 0 (a
         // plain subtraction, as the contest did), then centred, an odd spare column to the right.
@@ -213,6 +214,7 @@ impl Rules {
 
 /// The move score of a lock: `size + 100 (1 + ... + ls)`, plus the line bonus when the previous
 /// lock cleared more than one line.
+#[must_use]
 pub(crate) const fn lock_points(size: usize, ls: usize, ls_old: usize) -> u64 {
     let points = size as u64 + 50 * (ls as u64) * (ls as u64 + 1);
     let bonus = if ls_old > 1 { (ls_old as u64 - 1) * points / 10 } else { 0 };

@@ -56,6 +56,7 @@ pub(crate) fn fill_runs(valid: u128, seed: u128) -> u128 {
 impl Reach {
     /// Every position of `unit` reachable from its spawn on `board` (nothing if the spawn
     /// position is not free: the game is then over).
+    #[must_use]
     pub fn new(rules: &Rules, board: &Board, unit: &Unit) -> Reach {
         let mut base = [0; 12];
         let (mut lo, mut hi) = (i32::MAX, i32::MIN);

@@ -22,6 +22,7 @@ pub struct State {
 
 impl State {
     /// The start of a game.
+    #[must_use]
     pub fn new(problem: &Problem) -> State {
         State { board: Board::of(problem), move_score: 0, ls_old: 0, locked: 0 }
     }
@@ -54,6 +55,7 @@ pub struct Replay {
 
 /// Plays `commands` from the start of a game whose units are `source`, with the engine's own
 /// tables; stops at the first error.
+#[must_use]
 pub fn replay(problem: &Problem, rules: &Rules, source: &[usize], commands: &[Command]) -> Replay {
     let mut r = Replay { state: State::new(problem), commands: 0, repeated: None, over: false, after_end: None };
     let mut visited = HashSet::new();

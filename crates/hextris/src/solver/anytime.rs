@@ -93,6 +93,7 @@ pub struct Round {
 /// The budget to give [`solve`] when the whole run must end within `wall` seconds: after the
 /// budget runs out the solver still spells plain paths for a moment (see `LATE` in the module
 /// `spell`) and judges its games, and the answer must still be written.
+#[must_use]
 pub fn working_seconds(wall: f64) -> f64 {
     (wall * 0.97 - 0.05).max(0.0)
 }

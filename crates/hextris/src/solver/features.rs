@@ -46,6 +46,7 @@ pub struct Features {
 
 impl Features {
     /// The features of `board`.
+    #[must_use]
     pub fn of(board: &Board) -> Features {
         let rows = board.rows();
         let mut terms = [0.0; FEATURES];
@@ -243,6 +244,7 @@ impl Portfolio {
 
 impl Weights {
     /// The first set of the shipped portfolio.
+    #[must_use]
     pub fn tuned() -> Weights {
         Portfolio::shipped().weights.swap_remove(0)
     }

@@ -50,6 +50,7 @@ pub struct Grown {
 }
 
 /// The leaderboard score of a problem: the floor of the mean of its seeds' scores.
+#[must_use]
 pub fn problem_score(games: &[Game]) -> u64 {
     if games.is_empty() { 0 } else { games.iter().map(|g| g.scorecard.score).sum::<u64>() / games.len() as u64 }
 }

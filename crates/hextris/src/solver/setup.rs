@@ -54,11 +54,13 @@ impl<'p> Solver<'p> {
     }
 
     /// Plans a game with weights `k` of the portfolio and a beam of `width`.
+    #[must_use]
     pub fn plan(&self, seed: u32, k: usize, width: usize, budget: &mut Budget) -> Plan {
         self.plan_with(seed, &self.settings.portfolio[k], width, budget)
     }
 
     /// Plans a game with `weights` and a beam of `width`.
+    #[must_use]
     pub(crate) fn plan_with(&self, seed: u32, weights: &Weights, width: usize, budget: &mut Budget) -> Plan {
         let source = self.problem.source(seed);
         let start = State::new(self.problem);
@@ -66,6 +68,7 @@ impl<'p> Solver<'p> {
     }
 
     /// The `top` games of a beam of `width` with weights `k` that promise most, best first.
+    #[must_use]
     pub(crate) fn plans(&self, seed: u32, k: usize, width: usize, top: usize, budget: &mut Budget) -> Vec<Plan> {
         let source = self.problem.source(seed);
         let start = State::new(self.problem);
@@ -77,6 +80,7 @@ impl<'p> Solver<'p> {
 /// The phrase points each unit spells per row on the way down an empty board of the problem's
 /// size (every phrase already used, so no first-use bonus): what the planner expects a row moved
 /// down to be worth.
+#[must_use]
 pub(crate) fn unit_rates(rules: &Rules, phrases: &Phrases) -> Vec<f64> {
     let board = Board::empty(rules.width, rules.height);
     let mut speller = Speller::new(phrases);

@@ -68,6 +68,7 @@ fn too_late(budget: &Budget) -> bool {
 
 impl Solver<'_> {
     /// Plans and spells one game.
+    #[must_use]
     pub fn play(&self, seed: u32, k: usize, width: usize, budget: &mut Budget) -> Game {
         let plan = self.plan(seed, k, width, budget);
         let (text, scorecard) = self.spell(seed, &plan, budget);
@@ -91,6 +92,7 @@ impl Solver<'_> {
     /// A plan spelled and judged on `threads` threads (once `budget` runs out, the remaining
     /// units take their plain shortest paths), as a game that can be grafted onto or reworked
     /// (planned with weights `weights` of the portfolio and a beam of `width`).
+    #[must_use]
     pub fn grow(
         &self,
         seed: u32,
