@@ -1,7 +1,7 @@
 //! Reworking a finished game: the same game up to some unit, planned again from there.
 //!
-//! Where a beam search ends up is chaotic: two plans that promise about the same spell scores
-//! a few percent apart, and the last units of a game differ most. So once the beam has been
+//! Where a beam search ends up is chaotic: two plans that promise about the same spell
+//! different scores, and the last units of a game differ most. So once the beam has been
 //! widened for a while, a seed's best game is cut at a random unit and the rest is planned
 //! again (with another width, or another set of weights), then spelled; the judge keeps
 //! whichever game scores more, and the next cut starts from that one:
@@ -31,7 +31,8 @@ const PROMISE_SHARE: f64 = 0.99;
 /// Beam widths a try draws from: twice the width that found the game, halved this many times.
 const HALVINGS: u64 = 3;
 
-/// The spread of a try's weights around the game's (see [`super::features::Weights::jittered`]): about 15%.
+/// The spread of a try's weights around the game's: about 15% (see
+/// [`super::features::Weights::jittered`]).
 const JITTER: f64 = 0.15;
 
 /// Of the seed's sets of weights, the best this many are drawn from besides the game's own.
@@ -78,9 +79,9 @@ impl Solver<'_> {
         self.rates[u] * (at.y - self.rules.units[u].spawn.y) as f64
     }
 
-    /// `base` planned again from unit `t.cut` on, with the try's weights (jittered) and width, spelled
-    /// on `threads` threads: the judged game, if the plan promises about as much as what it
-    /// replaces and the budget lasts. The runs grafted from the cut on are dropped. Past
+    /// `base` planned again from unit `t.cut` on, with the try's weights (jittered) and width,
+    /// spelled on `threads` threads: the judged game, if the plan promises about as much as what
+    /// it replaces and the budget lasts. The runs grafted from the cut on are dropped. Past
     /// `base.free_from` only the new units are spelled, before it the whole game.
     pub fn rework(&self, base: &Grown, t: Try, threads: usize, budget: &mut Budget) -> Option<Grown> {
         let weights = self.settings.portfolio[t.weights].jittered(JITTER, &mut Rng64::seed(t.jitter));

@@ -57,8 +57,8 @@ impl Spelled {
 }
 
 /// How long past the deadline units are still given plain paths. After that the game ends
-/// where it is: a game may stop before its units run out, and on a big board plain paths for
-/// a thousand units take most of a second.
+/// where it is: a game may stop before its units run out, rather than overrun its deadline by
+/// plain paths for every unit left.
 const LATE: Duration = Duration::from_millis(50);
 
 /// Whether the game being spelled should end now (see [`LATE`]).
