@@ -43,8 +43,10 @@ impl Coord {
     }
 }
 
-/// The two lattices. Rotations are always allowed; reflections on request.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The two lattices. Rotations are always allowed; reflections on request. In JSON, by
+/// [name](Lattice::name).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Lattice {
     /// Square cells, 4 neighbours, 8 symmetries (4 rotations x mirror).
     Square,
@@ -357,6 +359,15 @@ mod tests {
 
     fn square(cells: &[(i32, i32)]) -> Polyform {
         Polyform::from_offsets(Lattice::Square, cells.iter().copied())
+    }
+
+    #[test]
+    fn lattices_are_named_in_json() {
+        for lattice in [Lattice::Square, Lattice::Hex] {
+            let json = serde_json::to_string(&lattice).unwrap();
+            assert_eq!(json, format!("\"{}\"", lattice.name()));
+            assert_eq!(serde_json::from_str::<Lattice>(&json).unwrap(), lattice);
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub fn interrupted() -> bool {
 pub const POLL_INTERVAL: u64 = 1024;
 
 /// Why a search stopped before finishing.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The time budget ran out.
@@ -59,7 +59,7 @@ impl std::fmt::Display for StopReason {
 }
 
 /// Whether a search ran to its end.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case", tag = "status", content = "reason")]
 #[must_use = "an outcome says whether the results are complete or only a lower bound"]
 pub enum Outcome {
@@ -342,6 +342,18 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outcomes_read_back_from_json() {
+        for o in [Outcome::Complete, Outcome::Stopped(StopReason::Time), Outcome::Stopped(StopReason::Interrupted)] {
+            let json = serde_json::to_string(&o).unwrap();
+            assert_eq!(serde_json::from_str::<Outcome>(&json).unwrap(), o, "{json}");
+        }
+        assert_eq!(
+            serde_json::to_string(&Outcome::Stopped(StopReason::Nodes)).unwrap(),
+            r#"{"status":"stopped","reason":"nodes"}"#
+        );
+    }
 
     #[test]
     fn node_budget_stops() {
