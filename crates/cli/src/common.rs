@@ -153,6 +153,12 @@ pub fn emit_json(value: &impl serde::Serialize) -> Result<()> {
     emit(&format!("{}\n", serde_json::to_string(value)?))
 }
 
+/// Writes a value as one line of JSON on stdout, the keys of every object in sorted order (as a
+/// `serde_json::Value` holds them): the order some documents have always been written in.
+pub fn emit_json_sorted(value: &impl serde::Serialize) -> Result<()> {
+    emit_json(&serde_json::to_value(value)?)
+}
+
 /// Says why a search stopped early and gives the exit status for it.
 pub fn stopped_early(outcome: Outcome) -> ExitCode {
     if let Outcome::Stopped(reason) = outcome {

@@ -17,11 +17,14 @@ use tessera_core::tour::plural;
 use tessera_tiling::eval::{EvalConfig, JobResult, run_job, summarise};
 use tessera_tiling::library;
 use tessera_tiling::random::{RandomSpec, planted};
-use tessera_tiling::report::{CountReport, PuzzleInfo, SolutionJson, list_builtin};
+use tessera_tiling::report::{
+    CountReport, FirstReport, FirstStatus, PuzzleInfo, SolutionJson, SolutionListWriter, list_builtin,
+};
 use tessera_tiling::{EngineKind, Puzzle, Solution, Tiler, TilingError, meteor};
 
 use crate::common::{
-    BudgetArg, SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, stopped_early, write_file,
+    BudgetArg, SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted, stopped_early,
+    write_file,
 };
 
 /// What `tessera meteor` is, in the help of both parsers that know it.
@@ -230,31 +233,17 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
         list_all(args, &puzzle, &tiler, &budget)?
     } else if args.first {
         let verdict = tiler.first(threads, args.seed, &budget);
-        let seconds = start.elapsed().as_secs_f64();
-        let (status, outcome) = match &verdict {
-            Verdict::Feasible(_) | Verdict::Optimal(_) => ("found", Outcome::Complete),
-            Verdict::Infeasible => ("none", Outcome::Complete),
-            Verdict::Unknown(r) => ("unknown", Outcome::Stopped(*r)),
-        };
-        let sol = verdict.solution();
-        let info = PuzzleInfo::new(&puzzle, &tiler);
+        let report = FirstReport::new(&puzzle, &tiler, &verdict, start.elapsed().as_secs_f64(), args.seed, threads);
         if args.json {
-            let solution = sol.as_ref().map(|s| SolutionJson::new(&tiler, s));
-            let json = serde_json::json!({
-                "puzzle": info, "status": status, "solution": solution, "seconds": seconds, "seed": args.seed, "threads": threads
-            });
-            emit_json(&json)?;
+            emit_json_sorted(&report)?;
         } else {
-            let found = match &sol {
-                Some(s) => tiler.draw(s),
-                None if status == "none" => "no tiling exists\n".into(),
-                None => "no tiling found before the search was stopped\n".into(),
-            };
-            let time =
-                format!("{seconds:.3} s on {} (seed {})", plural(threads as u64, "thread", "threads"), args.seed);
-            emit(&format!("{info}\n{found}time: {time}\n"))?;
+            emit(&first_text(&report, &tiler, &verdict))?;
         }
-        (outcome, sol, None)
+        let outcome = match verdict {
+            Verdict::Unknown(r) => Outcome::Stopped(r),
+            _ => Outcome::Complete,
+        };
+        (outcome, verdict.solution(), None)
     } else {
         let (mut counts, sample) = tiler.count_with_sample(threads, &budget);
         // The time of the whole solve, the tables included.
@@ -279,6 +268,17 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
     Ok(if outcome.is_complete() { ExitCode::SUCCESS } else { stopped_early(outcome) })
 }
 
+/// The text of `--first`: the puzzle, the tiling found (or why there is none) and the time.
+fn first_text(report: &FirstReport, tiler: &Tiler, verdict: &Verdict<Solution>) -> String {
+    let found = match verdict {
+        Verdict::Feasible(s) | Verdict::Optimal(s) => tiler.draw(s),
+        _ if report.status == FirstStatus::NoTiling => "no tiling exists\n".into(),
+        _ => "no tiling found before the search was stopped\n".into(),
+    };
+    let threads = plural(report.threads as u64, "thread", "threads");
+    format!("{}\n{found}time: {:.3} s on {threads} (seed {})\n", report.puzzle, report.seconds, report.seed)
+}
+
 /// `--all`: streams every tiling (text: drawings separated by blank lines; JSON: one document
 /// written as it goes). Returns the outcome, the first tiling, and a mismatch with the puzzle's
 /// stated counts if the listing is complete.
@@ -288,24 +288,22 @@ fn list_all(
     tiler: &Tiler,
     budget: &Budget,
 ) -> Result<(Outcome, Option<Solution>, Option<String>)> {
-    let mut out = std::io::BufWriter::new(std::io::stdout());
+    let out = std::io::BufWriter::new(std::io::stdout());
     let info = PuzzleInfo::new(puzzle, tiler);
-    if args.json {
-        write!(out, "{{\"puzzle\":{},\"solutions\":[", serde_json::to_string(&info)?)?;
+    let mut sink = if args.json {
+        Listing::Json(SolutionListWriter::begin(out, &info)?)
     } else {
+        let mut out = out;
         writeln!(out, "{info}")?;
-    }
+        Listing::Text(out)
+    };
     let (mut n, mut first, mut error) = (0u64, None, None);
     let outcome = tiler.for_each(budget, args.distinct, |s| {
         n += 1;
         first.get_or_insert_with(|| s.clone());
-        let written = if args.json {
-            let sep = if n == 1 { "" } else { "," };
-            serde_json::to_string(&SolutionJson::new(tiler, s))
-                .map_err(std::io::Error::other)
-                .and_then(|j| write!(out, "{sep}{j}"))
-        } else {
-            write!(out, "\n{}", tiler.draw(s))
+        let written = match &mut sink {
+            Listing::Json(w) => w.push(&SolutionJson::new(tiler, s)),
+            Listing::Text(out) => write!(out, "\n{}", tiler.draw(s)),
         };
         written.map_or_else(
             |e| {
@@ -319,17 +317,25 @@ fn list_all(
         return Err(e.into());
     }
     let complete = outcome == Outcome::Complete;
-    if args.json {
-        writeln!(out, "],\"count\":{n},\"distinct_only\":{},\"complete\":{complete}}}", args.distinct)?;
-    } else {
-        let what = if args.distinct { "distinct tilings" } else { "tilings" };
-        writeln!(out, "\n{n} {what}{}", if complete { "" } else { " (incomplete: the search was stopped)" })?;
-    }
+    let mut out = match sink {
+        Listing::Json(w) => w.finish(args.distinct, complete)?,
+        Listing::Text(mut out) => {
+            let what = if args.distinct { "distinct tilings" } else { "tilings" };
+            writeln!(out, "\n{n} {what}{}", if complete { "" } else { " (incomplete: the search was stopped)" })?;
+            out
+        }
+    };
     out.flush()?;
     let stated = if args.distinct { puzzle.expect.distinct } else { puzzle.expect.raw };
     let mismatch =
         stated.filter(|&s| complete && s != n).map(|s| format!("listed {n} tilings, but the puzzle states {s}"));
     Ok((outcome, first, mismatch))
+}
+
+/// Where `--all` writes: a JSON document, or drawings.
+enum Listing<W: Write> {
+    Json(SolutionListWriter<W>),
+    Text(W),
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {

@@ -29,7 +29,7 @@ pub struct EvalConfig {
     pub engine: EngineKind,
 }
 
-/// One job's result.
+/// One job's result (a line of an evaluation's JSON lines, after the [`Record`]'s fields).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobResult {
     /// Board cells.
@@ -56,6 +56,7 @@ pub struct JobResult {
 }
 
 /// Runs one job with the given seed.
+#[must_use]
 pub fn run_job(cfg: &EvalConfig, seed: u64) -> JobResult {
     let mut result = JobResult {
         cells: 0,
@@ -108,8 +109,8 @@ pub fn run_job(cfg: &EvalConfig, seed: u64) -> JobResult {
     result
 }
 
-/// The summary of an evaluation.
-#[derive(Clone, Debug, Serialize)]
+/// The summary of an evaluation (`eval --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvalSummary {
     /// Jobs summarised.
     pub jobs: usize,
@@ -130,6 +131,7 @@ pub struct EvalSummary {
 }
 
 /// Summarises job records (from one run or merged shards).
+#[must_use]
 pub fn summarise(records: &[Record<JobResult>]) -> EvalSummary {
     let skipped = records.iter().filter(|r| r.result.skipped).count() as u64;
     let made: Vec<&JobResult> = records.iter().map(|r| &r.result).filter(|r| !r.skipped).collect();
@@ -177,5 +179,27 @@ impl std::fmt::Display for EvalSummary {
             writeln!(f, "  job {job} (seed {seed}): {note}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::reads_back;
+
+    #[test]
+    fn records_and_summaries_read_back() {
+        let cfg = EvalConfig { spec: RandomSpec::default(), count: true, budget: None, engine: EngineKind::Auto };
+        let records: Vec<Record<JobResult>> = (0..3)
+            .map(|job| Record { job, of: 3, base_seed: 1, seed: job + 10, result: run_job(&cfg, job + 10) })
+            .collect();
+        for r in &records {
+            let line = serde_json::to_string(r).unwrap();
+            reads_back::<Record<JobResult>>(&line);
+        }
+        let summary = summarise(&records);
+        assert_eq!((summary.jobs, summary.wrong), (3, 0));
+        let json = serde_json::to_string(&summary).unwrap();
+        reads_back::<EvalSummary>(&json);
     }
 }

@@ -1,21 +1,28 @@
 //! What the tiling commands print: text for people, JSON for programs.
+//!
+//! Every JSON document is a type here, written and read back with serde: [`CountReport`]
+//! (counting), [`FirstReport`] (one tiling), [`SolutionList`] (every tiling, written as found by
+//! [`SolutionListWriter`]); the evaluation's are [`crate::eval::JobResult`] and
+//! [`crate::eval::EvalSummary`].
 
 use std::fmt::Write as _;
+use std::io;
 
-use serde::Serialize;
-use tessera_core::runtime::{Outcome, StopReason};
+use serde::{Deserialize, Deserializer, Serialize};
+use tessera_core::geometry::Lattice;
+use tessera_core::runtime::{Outcome, StopReason, Verdict};
 use tessera_core::tour::plural;
 
 use crate::puzzle::Puzzle;
 use tessera_polyform::tiler::{Counts, EngineKind, Solution, Tiler};
 
 /// A puzzle's vital statistics.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PuzzleInfo {
     /// Name.
     pub name: String,
-    /// `square` or `hex`.
-    pub lattice: &'static str,
+    /// The lattice.
+    pub lattice: Lattice,
     /// Board cells.
     pub cells: usize,
     /// Pieces, counted with multiplicity.
@@ -25,15 +32,23 @@ pub struct PuzzleInfo {
     /// Board symmetries that map the piece set to itself.
     pub symmetries: usize,
     /// Engine used.
+    #[serde(deserialize_with = "engine_by_name")]
     pub engine: EngineKind,
+}
+
+/// Reads an engine by the name it is written with (`auto`, `fast` or `dlx`).
+fn engine_by_name<'de, D: Deserializer<'de>>(d: D) -> Result<EngineKind, D::Error> {
+    let name = String::deserialize(d)?;
+    name.parse().map_err(serde::de::Error::custom)
 }
 
 impl PuzzleInfo {
     /// Describes a puzzle and its tiler.
+    #[must_use]
     pub fn new(puzzle: &Puzzle, tiler: &Tiler) -> Self {
         PuzzleInfo {
             name: puzzle.name.clone(),
-            lattice: puzzle.problem.lattice.name(),
+            lattice: puzzle.problem.lattice,
             cells: puzzle.problem.board.len(),
             pieces: puzzle.problem.piece_count(),
             types: puzzle.problem.pieces.len(),
@@ -60,7 +75,7 @@ impl std::fmt::Display for PuzzleInfo {
 }
 
 /// A solution as JSON: labels in board order, the drawing's rows, and every piece's cells.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolutionJson {
     /// One label per board cell, in the board's reading order.
     pub labels: String,
@@ -72,7 +87,7 @@ pub struct SolutionJson {
 }
 
 /// One placed piece.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PieceJson {
     /// The piece type's label.
     pub label: char,
@@ -82,6 +97,7 @@ pub struct PieceJson {
 
 impl SolutionJson {
     /// Describes a tiling.
+    #[must_use]
     pub fn new(tiler: &Tiler, s: &Solution) -> Self {
         let cells = &tiler.plan().cells;
         let labels = tiler.labels(s);
@@ -95,8 +111,8 @@ impl SolutionJson {
     }
 }
 
-/// The result of counting.
-#[derive(Clone, Debug, Serialize)]
+/// The result of counting (`solve --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CountReport {
     /// The puzzle.
     pub puzzle: PuzzleInfo,
@@ -122,6 +138,7 @@ pub struct CountReport {
 
 impl CountReport {
     /// Builds the report.
+    #[must_use]
     pub fn new(puzzle: &Puzzle, tiler: &Tiler, counts: &Counts, threads: usize) -> Self {
         let complete = counts.outcome.is_complete();
         let (er, ed) = (puzzle.expect.raw, puzzle.expect.distinct);
@@ -146,6 +163,7 @@ impl CountReport {
     }
 
     /// A message if the counts contradict the puzzle file.
+    #[must_use]
     pub fn mismatch(&self) -> Option<String> {
         (self.matches_expected == Some(false)).then(|| {
             format!(
@@ -182,6 +200,120 @@ impl std::fmt::Display for CountReport {
     }
 }
 
+/// What a search for one tiling concluded.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FirstStatus {
+    /// A tiling was found.
+    Found,
+    /// The puzzle has no tiling.
+    #[serde(rename = "none")]
+    NoTiling,
+    /// The search stopped before knowing.
+    Unknown,
+}
+
+impl FirstStatus {
+    /// The status of a search's verdict.
+    #[must_use]
+    pub fn of<T>(verdict: &Verdict<T>) -> FirstStatus {
+        match verdict {
+            Verdict::Feasible(_) | Verdict::Optimal(_) => FirstStatus::Found,
+            Verdict::Infeasible => FirstStatus::NoTiling,
+            Verdict::Unknown(_) => FirstStatus::Unknown,
+        }
+    }
+}
+
+/// The result of finding one tiling (`solve --first --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FirstReport {
+    /// The puzzle.
+    pub puzzle: PuzzleInfo,
+    /// Whether a tiling was found.
+    pub status: FirstStatus,
+    /// The tiling found, if any.
+    pub solution: Option<SolutionJson>,
+    /// Wall time in seconds, building the tables included.
+    pub seconds: f64,
+    /// Seed of the random restarts.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+impl FirstReport {
+    /// Describes a search's verdict.
+    #[must_use]
+    pub fn new(
+        puzzle: &Puzzle,
+        tiler: &Tiler,
+        verdict: &Verdict<Solution>,
+        seconds: f64,
+        seed: u64,
+        threads: usize,
+    ) -> Self {
+        let solution = match verdict {
+            Verdict::Feasible(s) | Verdict::Optimal(s) => Some(SolutionJson::new(tiler, s)),
+            Verdict::Infeasible | Verdict::Unknown(_) => None,
+        };
+        FirstReport {
+            puzzle: PuzzleInfo::new(puzzle, tiler),
+            status: FirstStatus::of(verdict),
+            solution,
+            seconds,
+            seed,
+            threads,
+        }
+    }
+}
+
+/// Every tiling of a puzzle, or every one up to symmetry (`solve --all --json`). A listing may
+/// be too long to hold: [`SolutionListWriter`] writes it a tiling at a time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolutionList {
+    /// The puzzle.
+    pub puzzle: PuzzleInfo,
+    /// The tilings, in the engine's fixed order.
+    pub solutions: Vec<SolutionJson>,
+    /// How many were listed.
+    pub count: u64,
+    /// Whether only one tiling per symmetry class was listed.
+    pub distinct_only: bool,
+    /// Whether the listing is whole (the search was not stopped).
+    pub complete: bool,
+}
+
+/// Writes a [`SolutionList`] as its tilings are found: the same text as serialising the whole
+/// list, and a newline.
+#[derive(Debug)]
+pub struct SolutionListWriter<W> {
+    out: W,
+    count: u64,
+}
+
+impl<W: io::Write> SolutionListWriter<W> {
+    /// Starts the list with its puzzle.
+    pub fn begin(mut out: W, puzzle: &PuzzleInfo) -> io::Result<Self> {
+        write!(out, "{{\"puzzle\":{},\"solutions\":[", serde_json::to_string(puzzle)?)?;
+        Ok(SolutionListWriter { out, count: 0 })
+    }
+
+    /// Adds a tiling.
+    pub fn push(&mut self, solution: &SolutionJson) -> io::Result<()> {
+        let sep = if self.count == 0 { "" } else { "," };
+        write!(self.out, "{sep}{}", serde_json::to_string(solution)?)?;
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Ends the list; gives the writer back.
+    pub fn finish(mut self, distinct_only: bool, complete: bool) -> io::Result<W> {
+        writeln!(self.out, "],\"count\":{},\"distinct_only\":{distinct_only},\"complete\":{complete}}}", self.count)?;
+        Ok(self.out)
+    }
+}
+
 /// Lists the built-in puzzles with their sizes and stated counts.
 pub fn list_builtin() -> String {
     let mut s = String::new();
@@ -203,4 +335,68 @@ pub fn list_builtin() -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::ControlFlow;
+
+    use tessera_core::runtime::Budget;
+
+    use super::*;
+    use crate::library::builtin;
+    use crate::testing::reads_back;
+
+    fn solved(name: &str) -> (Puzzle, Tiler) {
+        let puzzle = builtin(name).unwrap();
+        let tiler = Tiler::new(&puzzle.problem).unwrap();
+        (puzzle, tiler)
+    }
+
+    #[test]
+    fn the_writer_writes_what_serialising_the_list_gives() {
+        let (puzzle, tiler) = solved("pentomino-3x20");
+        let mut solutions = Vec::new();
+        let _ = tiler.for_each(&Budget::unlimited(), true, |s| {
+            solutions.push(SolutionJson::new(&tiler, s));
+            ControlFlow::Continue(())
+        });
+        let list = SolutionList {
+            puzzle: PuzzleInfo::new(&puzzle, &tiler),
+            count: solutions.len() as u64,
+            solutions,
+            distinct_only: true,
+            complete: true,
+        };
+        let mut w = SolutionListWriter::begin(Vec::new(), &list.puzzle).unwrap();
+        for s in &list.solutions {
+            w.push(s).unwrap();
+        }
+        let text = String::from_utf8(w.finish(true, true).unwrap()).unwrap();
+        assert_eq!(text, format!("{}\n", serde_json::to_string(&list).unwrap()));
+        assert_eq!(reads_back::<SolutionList>(&text).count, list.count);
+        let empty = SolutionListWriter::begin(Vec::new(), &list.puzzle).unwrap().finish(false, false).unwrap();
+        let empty: SolutionList = reads_back(std::str::from_utf8(&empty).unwrap());
+        assert_eq!((empty.solutions.len(), empty.count, empty.complete), (0, 0, false));
+    }
+
+    #[test]
+    fn reports_read_back() {
+        let (puzzle, tiler) = solved("meteor");
+        let (counts, sample) = tiler.count_with_sample(1, &Budget::unlimited().with_nodes(1));
+        let count = CountReport::new(&puzzle, &tiler, &counts, 1);
+        let json = serde_json::to_string(&count).unwrap();
+        reads_back::<CountReport>(&json);
+        assert!(json.starts_with(r#"{"puzzle":{"name":"meteor","lattice":"hex","#), "{json}");
+        let verdict = match sample {
+            Some(s) => Verdict::Feasible(s),
+            None => tiler.first(1, 0, &Budget::unlimited()),
+        };
+        let first = FirstReport::new(&puzzle, &tiler, &verdict, 0.5, 7, 1);
+        assert_eq!(first.status, FirstStatus::Found);
+        let json = serde_json::to_string(&first).unwrap();
+        reads_back::<FirstReport>(&json);
+        let none = FirstReport::new(&puzzle, &tiler, &Verdict::Infeasible, 0.5, 7, 1);
+        assert!(serde_json::to_string(&none).unwrap().contains(r#""status":"none","solution":null"#));
+    }
 }

@@ -1,5 +1,9 @@
 //! `tessera meteor`, `tessera tiling ...` and `tessera tour`.
 
+use tessera_core::eval::Record;
+use tessera_tiling::eval::{EvalSummary, JobResult};
+use tessera_tiling::report::{CountReport, FirstReport, FirstStatus, SolutionList};
+
 use crate::{data, scratch, stderr, stdout, tessera};
 
 #[test]
@@ -166,4 +170,24 @@ fn puzzles_that_cannot_be_made_are_skipped_not_wrong() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["wrong"], 0);
     assert_eq!(v["skipped"], 2);
+}
+
+#[test]
+fn json_outputs_read_back_as_the_games_types() {
+    let out = tessera(&["tiling", "solve", "pentomino-3x20", "--json", "-j", "1"]);
+    let count: CountReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((count.raw, count.distinct, count.matches_expected), (8, 2, Some(true)));
+    let out = tessera(&["tiling", "solve", "pentomino-3x20", "--all", "--distinct", "--json"]);
+    let list: SolutionList = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((list.count, list.solutions.len(), list.distinct_only, list.complete), (2, 2, true, true));
+    // The keys of `--first` are in sorted order, as they have always been.
+    let out = tessera(&["tiling", "solve", "meteor", "--first", "--json", "-j", "1"]);
+    assert!(stdout(&out).starts_with(r#"{"puzzle":{"cells":50,"engine":"fast","lattice":"hex","name":"meteor""#));
+    let first: FirstReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(first.status, FirstStatus::Found);
+    assert_eq!(first.solution.map(|s| s.pieces.len()), Some(10));
+    let out = tessera(&["tiling", "eval", "--puzzles", "3", "--seed", "2", "-j", "1", "--json", "--jsonl", "-"]);
+    let records: Vec<Record<JobResult>> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summary: EvalSummary = serde_json::from_str(stderr(&out).lines().last().unwrap()).unwrap();
+    assert_eq!((records.len(), summary.jobs), (3, 3));
 }

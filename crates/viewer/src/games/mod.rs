@@ -1,7 +1,8 @@
 //! Each game's results turned into views, and each game's demonstration.
 //!
-//! A file is recognised by its `"game"` field when it has one, else by its shape; a JSON-lines
-//! file (one object per line) is an evaluation run's job records.
+//! A file is recognised by the game's type it reads as (each game's results are typed in its
+//! crate), or by its `"game"` field; a JSON-lines file (one object per line) is an evaluation
+//! run's job records.
 
 pub mod digits;
 pub mod hextris;
@@ -9,7 +10,10 @@ pub mod pairs;
 pub mod tiling;
 pub mod totems;
 
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
+use tessera_core::eval::Record;
 
 use crate::view::Document;
 
@@ -46,7 +50,7 @@ pub fn document(name: &str, text: &str) -> Result<Document, DocError> {
     let values = parse(text)?;
     let (game, kind, views) = match values.as_slice() {
         // An evaluation of one job writes one line: a record still.
-        [one] if one.get("job").is_some() && one.get("seed").is_some() => from_records(&values)?,
+        [one] if is_record(one) => from_records(&values)?,
         [one] => from_value(one)?,
         lines => from_records(lines)?,
     };
@@ -77,8 +81,8 @@ fn from_value(v: &Value) -> Result<Converted, DocError> {
     if game == Some("totems") || totems::is_solve(v) || totems::is_summary(v) {
         return totems::from_value(v);
     }
-    if game == Some("tiling") || tiling::is_solutions(v) || tiling::is_summary(v) {
-        return tiling::from_value(v);
+    if let Some(converted) = tiling::from_value(v)? {
+        return Ok(converted);
     }
     if game == Some("digits") || digits::is_summary(v) {
         return digits::from_value(v);
@@ -95,14 +99,14 @@ fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
     if hextris::is_record(first) {
         return hextris::from_records(lines);
     }
-    if first.get("job").is_none() || first.get("seed").is_none() {
+    if !is_record(first) {
         return Err(DocError::Unknown(format!("several JSON values, but not job records: {}", describe(first))));
     }
     if totems::is_record(first) {
         return totems::from_records(lines);
     }
-    if tiling::is_record(first) {
-        return tiling::from_records(lines);
+    if let Some(converted) = tiling::from_records(lines)? {
+        return Ok(converted);
     }
     if digits::is_record(first) {
         return digits::from_records(lines);
@@ -111,6 +115,32 @@ fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
         return pairs::from_records(lines);
     }
     Err(DocError::Unknown(format!("job records of an unknown game: {}", describe(first))))
+}
+
+/// The fields every job record starts with (see [`Record`]).
+#[derive(Deserialize)]
+struct RecordHead {
+    #[serde(rename = "job")]
+    _job: u64,
+    #[serde(rename = "seed")]
+    _seed: u64,
+}
+
+/// Whether a value reads as the head of a job record.
+fn is_record(v: &Value) -> bool {
+    RecordHead::deserialize(v).is_ok()
+}
+
+/// Job records of one game, as its type `R`: `None` if the first line is not one of them, an
+/// error naming the line if a later one is not.
+pub(crate) fn records<R: DeserializeOwned>(lines: &[Value], game: &'static str) -> Result<Option<Vec<R>>, DocError> {
+    let read = |line: &Value| Record::<R>::deserialize(line).map(|r| r.result);
+    let Some(Ok(first)) = lines.first().map(read) else { return Ok(None) };
+    let mut all = vec![first];
+    for (k, line) in lines.iter().enumerate().skip(1) {
+        all.push(read(line).map_err(|e| DocError::Malformed { game, why: format!("line {}: {e}", k + 1) })?);
+    }
+    Ok(Some(all))
 }
 
 /// A whole JSON document, or one JSON value per non-empty line.

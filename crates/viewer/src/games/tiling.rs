@@ -3,13 +3,16 @@
 
 use std::ops::ControlFlow;
 
+use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Budget;
 use tessera_core::stats::Rate;
+use tessera_tiling::eval::{EvalSummary, JobResult};
+use tessera_tiling::report::{CountReport, SolutionJson, SolutionList};
 use tessera_tiling::{Puzzle, Tiler, builtin};
 
-use super::{Converted, DocError, arr, num};
+use super::{Converted, DocError, records};
 use crate::view::{Cell, Chart, Charts, Replay, Step, View};
 
 const GAME: &str = "tiling";
@@ -17,55 +20,41 @@ const GAME: &str = "tiling";
 /// Most solutions one replay holds (a bigger list is cut, and says so).
 pub const MAX_SOLUTIONS: usize = 5000;
 
-/// A `tiling solve --all --json` output.
-pub fn is_solutions(v: &Value) -> bool {
-    v.get("puzzle").is_some() && (v.get("solutions").is_some() || v.get("raw").is_some())
+/// A solve output (a list of solutions, or counts) or an eval summary; `None` for any other
+/// document.
+pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
+    if let Ok(list) = SolutionList::deserialize(v) {
+        return Ok(Some((GAME, "solutions", vec![View::Replay(listed(&list))])));
+    }
+    if let Ok(count) = CountReport::deserialize(v) {
+        return Ok(Some((GAME, "count", vec![View::Charts(count_figures(&count))])));
+    }
+    if let Ok(summary) = EvalSummary::deserialize(v) {
+        return Ok(Some((GAME, "eval", vec![View::Charts(summary_charts(&summary))])));
+    }
+    Ok(None)
 }
 
-/// A `tiling eval --json` summary.
-pub fn is_summary(v: &Value) -> bool {
-    v.get("solved").is_some_and(Value::is_object) && v.get("wrong").is_some()
+/// The solutions of a list as a replay (at most [`MAX_SOLUTIONS`]).
+fn listed(list: &SolutionList) -> Replay {
+    let solutions = list.solutions.iter().take(MAX_SOLUTIONS).map(solution_cells).collect();
+    replay(&list.puzzle.name, list.puzzle.lattice, solutions, list.solutions.len())
 }
 
-/// One job record of `tiling eval --jsonl`.
-pub fn is_record(v: &Value) -> bool {
-    v.get("solved").is_some_and(Value::is_boolean) && v.get("cells").is_some()
+/// Every cell of a solution with its piece's label.
+fn solution_cells(s: &SolutionJson) -> Vec<Cell> {
+    s.pieces.iter().flat_map(|p| p.cells.iter().map(|&(col, row)| (col, row, p.label.to_string()))).collect()
 }
 
-/// A solve output (solutions or counts) or an eval summary.
-pub fn from_value(v: &Value) -> Result<Converted, DocError> {
-    if is_summary(v) {
-        return Ok((GAME, "eval", vec![View::Charts(summary_charts(v)?)]));
-    }
-    let puzzle = v.get("puzzle").ok_or(DocError::Malformed { game: GAME, why: "no \"puzzle\"".into() })?;
-    let name = puzzle.get("name").and_then(Value::as_str).unwrap_or("puzzle");
-    let lattice = match puzzle.get("lattice").and_then(Value::as_str) {
-        Some("hex") => Lattice::Hex,
-        _ => Lattice::Square,
-    };
-    if v.get("solutions").is_none() {
-        // Counts only.
-        let figures = ["raw", "distinct", "seconds"]
-            .iter()
-            .filter_map(|&k| Some((k.to_string(), v.get(k)?.to_string())))
-            .collect();
-        return Ok((GAME, "count", vec![View::Charts(Charts { title: name.into(), figures, charts: Vec::new() })]));
-    }
-    let mut solutions = Vec::new();
-    for s in arr(v, "solutions", GAME)?.iter().take(MAX_SOLUTIONS) {
-        let mut cells = Vec::new();
-        for p in arr(s, "pieces", GAME)? {
-            let label = p.get("label").and_then(Value::as_str).unwrap_or("?");
-            for c in p.get("cells").and_then(Value::as_array).into_iter().flatten() {
-                if let (Some(col), Some(row)) = (c.get(0).and_then(Value::as_i64), c.get(1).and_then(Value::as_i64)) {
-                    cells.push((col as i32, row as i32, label.to_string()));
-                }
-            }
-        }
-        solutions.push(cells);
-    }
-    let total = arr(v, "solutions", GAME)?.len();
-    Ok((GAME, "solutions", vec![View::Replay(replay(name, lattice, solutions, total))]))
+/// Counts only: the figures.
+fn count_figures(count: &CountReport) -> Charts {
+    let figures = vec![
+        ("raw".to_string(), count.raw.to_string()),
+        ("distinct".to_string(), count.distinct.to_string()),
+        // As the JSON writes it.
+        ("seconds".to_string(), Value::from(count.seconds).to_string()),
+    ];
+    Charts { title: count.puzzle.name.clone(), figures, charts: Vec::new() }
 }
 
 /// A replay of solutions: each step sets every cell.
@@ -82,36 +71,37 @@ fn replay(name: &str, lattice: Lattice, solutions: Vec<Vec<Cell>>, total: usize)
     Replay::new(title, lattice, start, steps, "solution")
 }
 
-fn summary_charts(v: &Value) -> Result<Charts, DocError> {
-    let ms = |k: &str| v.get("seconds").and_then(|s| s.get(k)).and_then(Value::as_f64).map_or(0.0, |x| x * 1000.0);
+fn summary_charts(s: &EvalSummary) -> Charts {
+    let ms = |x: f64| x * 1000.0;
+    let time =
+        format!("p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms", ms(s.seconds.p50), ms(s.seconds.p99), ms(s.seconds.max));
     let figures = vec![
-        ("puzzles".into(), num(v, "jobs", GAME)?.to_string()),
-        ("wrong answers".into(), num(v, "wrong", GAME)?.to_string()),
-        ("time".into(), format!("p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms", ms("p50"), ms("p99"), ms("max"))),
+        ("puzzles".into(), s.jobs.to_string()),
+        ("wrong answers".into(), s.wrong.to_string()),
+        ("time".into(), time),
     ];
-    let solved: Option<Rate> = v.get("solved").and_then(|r| serde_json::from_value(r.clone()).ok());
-    let rows = solved.map(|r| vec![("solved".to_string(), r)]).unwrap_or_default();
-    Ok(Charts {
+    Charts {
         title: "tiling evaluation".into(),
         figures,
-        charts: vec![Chart::Rates { title: "solve rate".into(), rows }],
-    })
+        charts: vec![Chart::Rates { title: "solve rate".into(), rows: vec![("solved".to_string(), s.solved.clone())] }],
+    }
 }
 
-/// Job records: the solve rate and the solve times.
-pub fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
-    let solved = lines.iter().filter(|r| r.get("solved").and_then(Value::as_bool) == Some(true)).count();
-    let times = lines.iter().map(|r| num(r, "seconds", GAME).map(|s| s * 1000.0)).collect::<Result<Vec<_>, _>>()?;
+/// Job records: the solve rate and the solve times; `None` if they are not tiling records.
+pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocError> {
+    let Some(jobs) = records::<JobResult>(lines, GAME)? else { return Ok(None) };
+    let solved = jobs.iter().filter(|r| r.solved).count();
+    let times = jobs.iter().map(|r| r.seconds * 1000.0).collect();
     let charts = vec![
         Chart::Rates {
             title: "solve rate".into(),
-            rows: vec![("solved".into(), Rate::new(solved as u64, lines.len() as u64))],
+            rows: vec![("solved".into(), Rate::new(solved as u64, jobs.len() as u64))],
         },
         Chart::Histogram { title: "solve time".into(), unit: "ms".into(), values: times, reference: None },
     ];
-    let wrong = lines.iter().filter(|r| r.get("wrong").and_then(Value::as_bool) == Some(true)).count();
-    let figures = vec![("puzzles".into(), lines.len().to_string()), ("wrong answers".into(), wrong.to_string())];
-    Ok((GAME, "eval", vec![View::Charts(Charts { title: "tiling evaluation".into(), figures, charts })]))
+    let wrong = jobs.iter().filter(|r| r.wrong).count();
+    let figures = vec![("puzzles".into(), jobs.len().to_string()), ("wrong answers".into(), wrong.to_string())];
+    Ok(Some((GAME, "eval", vec![View::Charts(Charts { title: "tiling evaluation".into(), figures, charts })])))
 }
 
 /// Every solution of meteor, and every distinct tiling of the pentominoes on 6x10.
@@ -139,6 +129,12 @@ pub fn solutions(puzzle: &Puzzle, distinct: bool) -> Replay {
 
 #[cfg(test)]
 mod tests {
+    use tessera_core::eval::Record;
+    use tessera_tiling::EngineKind;
+    use tessera_tiling::eval::{EvalConfig, run_job, summarise};
+    use tessera_tiling::random::RandomSpec;
+    use tessera_tiling::report::{PuzzleInfo, SolutionListWriter};
+
     use super::*;
     use crate::games::document;
 
@@ -153,13 +149,46 @@ mod tests {
 
     #[test]
     fn a_solve_all_output_becomes_a_replay() {
-        let json = r#"{"puzzle":{"name":"dominoes","lattice":"square"},"solutions":[
-            {"labels":"AA","pieces":[{"label":"A","cells":[[0,0],[1,0]]}]},
-            {"labels":"BB","pieces":[{"label":"B","cells":[[0,0],[1,0]]}]}]}"#;
-        let d = document("s.json", json).unwrap();
+        let p = builtin("pentomino-3x20").unwrap();
+        let tiler = Tiler::new(&p.problem).unwrap();
+        let mut w = SolutionListWriter::begin(Vec::new(), &PuzzleInfo::new(&p, &tiler)).unwrap();
+        let _ = tiler.for_each(&Budget::unlimited(), true, |s| {
+            w.push(&SolutionJson::new(&tiler, s)).unwrap();
+            ControlFlow::Continue(())
+        });
+        let text = String::from_utf8(w.finish(true, true).unwrap()).unwrap();
+        let d = document("s.json", &text).unwrap();
         assert_eq!((d.game.as_str(), d.kind.as_str()), ("tiling", "solutions"));
-        let v = serde_json::to_value(&d.views[0]).unwrap();
-        assert_eq!(v["steps"].as_array().unwrap().len(), 2);
-        assert_eq!(v["start"], serde_json::json!([[0, 0, "."], [1, 0, "."]]));
+        let View::Replay(r) = &d.views[0] else { panic!("a replay") };
+        assert_eq!(r.steps.len(), 2, "3x20 has 2 tilings up to symmetry");
+        assert_eq!((r.start.len(), r.start[0].2.as_str()), (60, "."));
+        assert_eq!(r.steps[0].set.len(), 60);
+        assert_eq!(r.title, "pentominoes 3x20");
+    }
+
+    #[test]
+    fn counts_and_summaries_become_figures() {
+        let p = builtin("pentomino-3x20").unwrap();
+        let tiler = Tiler::new(&p.problem).unwrap();
+        let counts = tiler.count(1, &Budget::unlimited());
+        let count = serde_json::to_string(&CountReport::new(&p, &tiler, &counts, 1)).unwrap();
+        let d = document("c.json", &count).unwrap();
+        assert_eq!((d.game.as_str(), d.kind.as_str()), ("tiling", "count"));
+        let View::Charts(c) = &d.views[0] else { panic!("figures") };
+        assert_eq!(c.figures[..2], [("raw".to_string(), "8".to_string()), ("distinct".to_string(), "2".to_string())]);
+        let cfg = EvalConfig { spec: RandomSpec::default(), count: false, budget: None, engine: EngineKind::Auto };
+        let records: Vec<Record<JobResult>> =
+            (0..4).map(|job| Record { job, of: 4, base_seed: 1, seed: job, result: run_job(&cfg, job) }).collect();
+        let lines: Vec<String> = records.iter().map(|r| serde_json::to_string(r).unwrap()).collect();
+        let d = document("e.jsonl", &lines.join("\n")).unwrap();
+        assert_eq!((d.game.as_str(), d.kind.as_str()), ("tiling", "eval"));
+        let View::Charts(c) = &d.views[0] else { panic!("charts") };
+        assert_eq!(c.figures[0], ("puzzles".to_string(), "4".to_string()));
+        let summary = serde_json::to_string(&summarise(&records)).unwrap();
+        let d = document("s.json", &summary).unwrap();
+        let View::Charts(c) = &d.views[0] else { panic!("charts") };
+        assert_eq!((d.kind.as_str(), c.figures[0].1.as_str()), ("eval", "4"));
+        let Chart::Rates { rows, .. } = &c.charts[0] else { panic!("rates") };
+        assert_eq!(rows[0].1.n, 4);
     }
 }
