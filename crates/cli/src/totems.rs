@@ -11,13 +11,14 @@ use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Budget;
 use tessera_core::svg::board_svg;
 use tessera_totems::eval::{Bags, EvalConfig, JobResult, run_job, summarise};
+use tessera_totems::format::{RoundReport, SolveReport};
 use tessera_totems::game::{LEVELS, PERFECT_ROUND, RoundConfig, play_round};
 use tessera_totems::solve::hybrid::solve;
 use tessera_totems::solve::{Ctx, Solver};
 use tessera_totems::validate::validate;
 use tessera_totems::{Bag, PieceSet};
 
-use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, write_file};
+use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json_sorted, write_file};
 
 /// `tessera totems`.
 #[derive(Debug, Subcommand)]
@@ -191,16 +192,7 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     // The judge's check, as in every test and eval: a solver bug must not pass for an answer.
     let checked = validate(&bag, &solved.answer).context("the solver's answer is invalid (a bug)")?;
     if args.json {
-        emit_json(&serde_json::json!({
-            "actions": solved.answer.actions(bag.set),
-            "box": [checked.width, checked.height],
-            "score": checked.score,
-            "best_score": solved.best_score,
-            "optimal": solved.optimal(),
-            "best_box_impossible": solved.best_box_impossible,
-            "trials": solved.trials,
-            "seconds": seconds,
-        }))?;
+        emit_json_sorted(&SolveReport::new(&bag, &solved, &checked, seconds))?;
     } else {
         let verdict = if solved.optimal() {
             "optimal".to_string()
@@ -285,12 +277,11 @@ fn round(args: &RoundArgs) -> Result<ExitCode> {
     };
     let seed = args.seed.get();
     if !args.until_perfect {
-        let levels = play_round(seed, &cfg, false);
-        let total: f64 = levels.iter().map(|l| l.score).sum();
+        let round = RoundReport::new(seed, play_round(seed, &cfg, false));
         if args.json {
-            emit_json(&serde_json::json!({"seed": seed, "levels": levels, "score": total}))?;
+            emit_json_sorted(&round)?;
         } else {
-            for l in &levels {
+            for l in &round.levels {
                 let mark = if l.score >= l.best_score {
                     "optimal"
                 } else if l.best_box_impossible {
@@ -309,20 +300,20 @@ fn round(args: &RoundArgs) -> Result<ExitCode> {
                     l.seconds * 1000.0
                 ))?;
             }
-            emit(&format!("round score: {total} (perfect: {PERFECT_ROUND})\n"))?;
+            emit(&format!("round score: {} (perfect: {PERFECT_ROUND})\n", round.score))?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     for r in 0..args.max_rounds {
         let round_seed = tessera_core::rng::derive_seed(seed, r);
-        let levels = play_round(round_seed, &cfg, true);
-        let total: f64 = levels.iter().map(|l| l.score).sum();
-        let perfect = levels.len() == LEVELS as usize && total >= PERFECT_ROUND;
+        let round =
+            RoundReport { rounds: Some(r + 1), ..RoundReport::new(round_seed, play_round(round_seed, &cfg, true)) };
+        let perfect = round.levels.len() == LEVELS as usize && round.score >= PERFECT_ROUND;
         if perfect {
             if args.json {
-                emit_json(&serde_json::json!({"rounds": r + 1, "seed": round_seed, "levels": levels, "score": total}))?;
+                emit_json_sorted(&round)?;
             } else {
-                emit(&format!("perfect round ({total}) after {} rounds (round seed {round_seed})\n", r + 1))?;
+                emit(&format!("perfect round ({}) after {} rounds (round seed {round_seed})\n", round.score, r + 1))?;
             }
             return Ok(ExitCode::SUCCESS);
         }

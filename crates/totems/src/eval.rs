@@ -43,7 +43,7 @@ pub struct EvalConfig {
     pub solver: Solver,
 }
 
-/// One bag's result.
+/// One bag's result (a line of an evaluation's JSON lines, after the [`Record`]'s fields).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobResult {
     /// The bag, as letters (to replay a job with `tessera totems solve`).
@@ -81,6 +81,7 @@ pub fn job_bag(cfg: &EvalConfig, job: u64, seed: u64) -> Bag {
 }
 
 /// Solves one job's bag and checks the answer.
+#[must_use]
 pub fn run_job(cfg: &EvalConfig, job: u64, seed: u64) -> JobResult {
     let bag = job_bag(cfg, job, seed);
     let start = Instant::now();
@@ -105,8 +106,8 @@ pub fn run_job(cfg: &EvalConfig, job: u64, seed: u64) -> JobResult {
     }
 }
 
-/// The summary of a run.
-#[derive(Clone, Debug, Serialize)]
+/// The summary of a run (`eval --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvalSummary {
     /// Bags.
     pub jobs: usize,
@@ -129,6 +130,7 @@ pub struct EvalSummary {
 }
 
 /// Summarises job records (from one run or merged shards).
+#[must_use]
 pub fn summarise(records: &[Record<JobResult>]) -> EvalSummary {
     let n = records.len() as u64;
     let count = |f: fn(&JobResult) -> bool| records.iter().filter(|r| f(&r.result)).count() as u64;
@@ -175,5 +177,27 @@ impl std::fmt::Display for EvalSummary {
             writeln!(f, "  job {job} (seed {seed}): {why}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::reads_back;
+
+    #[test]
+    fn records_and_summaries_read_back() {
+        let cfg =
+            EvalConfig { bags: Bags::Level(2), budget: Duration::from_millis(200), threads: 1, solver: Solver::Hybrid };
+        let records: Vec<Record<JobResult>> =
+            (0..3).map(|job| Record { job, of: 3, base_seed: 1, seed: job, result: run_job(&cfg, job, job) }).collect();
+        for r in &records {
+            let line = serde_json::to_string(r).unwrap();
+            reads_back::<Record<JobResult>>(&line);
+        }
+        let summary = summarise(&records);
+        assert_eq!((summary.jobs, summary.invalid), (3, 0));
+        let json = serde_json::to_string(&summary).unwrap();
+        reads_back::<EvalSummary>(&json);
     }
 }

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tessera_core::rng::{Rng64, derive_seed};
 use tessera_core::runtime::Budget;
 
@@ -47,7 +47,7 @@ pub fn level_bag(level: u32, rng: &mut Rng64) -> Bag {
 }
 
 /// One level of a round, as played.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LevelResult {
     /// The level.
     pub level: u32,

@@ -7,7 +7,7 @@
 //! * [`solve`]: the solvers (exact, strips, greedy, rectangles) and the hybrid that combines
 //!   them box by box;
 //! * [`game`]: levels and rounds; [`net`]: the game's protocol, a local server and the bot;
-//! * [`eval`]: evaluation runs.
+//! * [`eval`]: evaluation runs; [`format`](mod@format): what the commands write as JSON.
 //!
 //! Pack a bag within a time budget and check the answer as the game's judge would:
 //!
@@ -30,6 +30,7 @@
 pub mod answer;
 pub mod bag;
 pub mod eval;
+pub mod format;
 pub mod game;
 pub mod net;
 pub mod shapes;
@@ -73,4 +74,20 @@ pub fn tour(threads: usize) -> Vec<Demo> {
             }
         })
         .collect()
+}
+
+/// Test helpers shared by the modules.
+#[cfg(test)]
+pub(crate) mod testing {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+
+    /// Reads a JSON document as `T`, and checks that `T` writes it out as read (the same fields,
+    /// the same values: floats compare as JSON reads them).
+    pub(crate) fn reads_back<T: Serialize + DeserializeOwned>(json: &str) -> T {
+        let read: T = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
+        let written = serde_json::to_value(&read).unwrap();
+        assert_eq!(written, serde_json::from_str::<serde_json::Value>(json).unwrap(), "{json}");
+        read
+    }
 }

@@ -253,7 +253,10 @@ mod tests {
             // Only the server's own routes: no path reaches the file system.
             assert_eq!(get(addr, "/../../etc/passwd").0, 404);
             assert_eq!(get(addr, "/api/documents/0").0, 404);
-            let solve = r#"{"actions":{"totems":[{"shape":"O","coordinates":[[0,0],[1,0],[0,1],[1,1]]}]},"box":[2,2],"score":2.0}"#;
+            let solve = concat!(
+                r#"{"actions":{"totems":[{"shape":"O","coordinates":[[0,0],[1,0],[0,1],[1,1]]}]},"box":[2,2],"#,
+                r#""score":2.0,"best_score":2.0,"optimal":true,"best_box_impossible":false,"trials":[],"seconds":0.1}"#
+            );
             let (status, body) = post(addr, solve, solve.len());
             assert_eq!((status, body.as_str()), (201, r#"{"id":0}"#));
             let (status, listing) = get(addr, "/api/documents");

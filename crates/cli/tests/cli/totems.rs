@@ -3,6 +3,9 @@
 use std::io::{BufRead, Write};
 use std::process::{Command, Stdio};
 
+use tessera_totems::eval::EvalSummary;
+use tessera_totems::format::{RoundReport, SolveReport};
+
 use crate::{scratch, stderr, stdout, tessera};
 
 #[test]
@@ -63,6 +66,21 @@ fn a_round_has_ten_levels() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["levels"].as_array().unwrap().len(), 10);
     assert!(v["score"].as_f64().unwrap() > 5000.0);
+}
+
+#[test]
+fn json_outputs_read_back_as_the_games_types() {
+    let out = tessera(&["totems", "solve", "IJLOT", "--json", "-j", "1"]);
+    let solve: SolveReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((solve.actions.totems.len(), solve.trials.is_empty()), (5, false));
+    // The keys come in sorted order, as they always have.
+    assert!(stdout(&out).starts_with(r#"{"actions":{"totems":[{"coordinates":"#), "{}", stdout(&out));
+    let out = tessera(&["totems", "eval", "--level", "2", "--rounds", "3", "--seed", "1", "-j", "1", "--json"]);
+    let summary: EvalSummary = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((summary.jobs, summary.invalid), (3, 0));
+    let out = tessera(&["totems", "round", "--seed", "2", "--json", "--budget-ms", "200", "-j", "1"]);
+    let round: RoundReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((round.rounds, round.levels.len()), (None, 10));
 }
 
 #[test]

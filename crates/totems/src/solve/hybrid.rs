@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tessera_core::runtime::{Verdict, portfolio};
 
 use super::{BoxVerdict, Ctx, Solver, colours, exact, greedy, pack, strips, undecided};
@@ -23,16 +23,28 @@ use crate::answer::{Answer, Dims, Placed, candidate_boxes};
 use crate::bag::Bag;
 
 /// What happened to one box.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trial {
     /// The box.
     pub dims: Dims,
     /// Its score, if packed.
     pub score: f64,
-    /// `packed`, `impossible` or `unknown`.
-    pub result: &'static str,
+    /// What the solver said about it.
+    pub result: TrialResult,
     /// Seconds spent on it.
     pub seconds: f64,
+}
+
+/// What a solver said about one box: its [`BoxVerdict`] without the packing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TrialResult {
+    /// Packed.
+    Packed,
+    /// Proven impossible.
+    Impossible,
+    /// Neither, within the time given.
+    Unknown,
 }
 
 /// The hybrid's answer and how it got there.
@@ -78,27 +90,27 @@ pub fn solve(bag: &Bag, solver: Solver, ctx: &Ctx<'_>) -> Solved {
         let start = Instant::now();
         let result = pack(solver, bag, dims, &Ctx { budget: &ctx.budget.within(slice), ..ctx.clone() });
         let seconds = start.elapsed().as_secs_f64();
-        let (name, s) = match result {
+        let (result, s) = match result {
             Verdict::Feasible(a) | Verdict::Optimal(a) => {
                 let s = a.score(bag.set);
                 if s > best {
                     (answer, best) = (a, s);
                 }
-                ("packed", s)
+                (TrialResult::Packed, s)
             }
-            Verdict::Infeasible => ("impossible", 0.0),
-            Verdict::Unknown(_) => ("unknown", 0.0),
+            Verdict::Infeasible => (TrialResult::Impossible, 0.0),
+            Verdict::Unknown(_) => (TrialResult::Unknown, 0.0),
         };
-        trials.push(Trial { dims, score: s, result: name, seconds });
+        trials.push(Trial { dims, score: s, result, seconds });
         // A packing whose bounding box came out smaller than the box may score less than the
         // box would: then the next boxes may still do better.
-        if name == "packed" && s >= box_score {
+        if result == TrialResult::Packed && s >= box_score {
             break;
         }
     }
     // Several boxes may give the best score (2 x 4 and 3 x 4 for two pieces with an I).
     let top = boxes.iter().take_while(|b| b.1 >= best_score).count();
-    let best_box_impossible = trials.len() >= top && trials[..top].iter().all(|t| t.result == "impossible");
+    let best_box_impossible = trials.len() >= top && trials[..top].iter().all(|t| t.result == TrialResult::Impossible);
     Solved { answer, score: best, best_box, best_score, best_box_impossible, trials }
 }
 

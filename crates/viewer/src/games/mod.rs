@@ -77,14 +77,13 @@ fn from_value(v: &Value) -> Result<Converted, DocError> {
     if hextris::is_hextris(v) || hextris::is_solutions(v) {
         return hextris::from_value(v);
     }
-    let game = v.get("game").and_then(Value::as_str);
-    if game == Some("totems") || totems::is_solve(v) || totems::is_summary(v) {
-        return totems::from_value(v);
+    if let Some(converted) = totems::from_value(v)? {
+        return Ok(converted);
     }
     if let Some(converted) = tiling::from_value(v)? {
         return Ok(converted);
     }
-    if game == Some("digits") || digits::is_summary(v) {
+    if v.get("game").and_then(Value::as_str) == Some("digits") || digits::is_summary(v) {
         return digits::from_value(v);
     }
     if pairs::is_pairs(v) {
@@ -102,8 +101,8 @@ fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
     if !is_record(first) {
         return Err(DocError::Unknown(format!("several JSON values, but not job records: {}", describe(first))));
     }
-    if totems::is_record(first) {
-        return totems::from_records(lines);
+    if let Some(converted) = totems::from_records(lines)? {
+        return Ok(converted);
     }
     if let Some(converted) = tiling::from_records(lines)? {
         return Ok(converted);

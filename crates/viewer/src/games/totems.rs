@@ -4,44 +4,32 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::Budget;
 use tessera_core::stats::Rate;
+use tessera_totems::eval::{EvalSummary, JobResult};
+use tessera_totems::format::SolveReport;
 use tessera_totems::game::level_bag;
 use tessera_totems::solve::{Ctx, Solver, hybrid};
 use tessera_totems::{Answer, Bag};
 
-use super::{Converted, DocError, arr, num};
+use super::{Converted, DocError, records};
 use crate::view::{Board, Cell, Chart, Charts, View};
 
 const GAME: &str = "totems";
 
-/// A `totems solve --json` output.
-pub fn is_solve(v: &Value) -> bool {
-    v.get("actions").is_some() && v.get("box").is_some()
-}
-
-/// A `totems eval --json` summary.
-pub fn is_summary(v: &Value) -> bool {
-    v.get("optimal").is_some_and(Value::is_object) && v.get("decided").is_some()
-}
-
-/// One job record of `totems eval --jsonl`.
-pub fn is_record(v: &Value) -> bool {
-    v.get("best_score").is_some() && v.get("dims").is_some()
-}
-
-/// A solve output or an eval summary.
-pub fn from_value(v: &Value) -> Result<Converted, DocError> {
-    if is_solve(v) {
-        return Ok((GAME, "solve", vec![View::Board(solve_board(v)?)]));
+/// A solve output or an eval summary; `None` for any other document.
+pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
+    if let Ok(solve) = SolveReport::deserialize(v) {
+        return Ok(Some((GAME, "solve", vec![View::Board(solve_board(&solve))])));
     }
-    if is_summary(v) {
-        return Ok((GAME, "eval", vec![View::Charts(summary_charts(v)?)]));
+    if let Ok(summary) = EvalSummary::deserialize(v) {
+        return Ok(Some((GAME, "eval", vec![View::Charts(summary_charts(&summary))])));
     }
-    Err(DocError::Malformed { game: GAME, why: "neither a solve output nor an eval summary".into() })
+    Ok(None)
 }
 
 /// The cells of a packing's box (`y` up in the game, row 0 at the top in a picture), `.` where
@@ -59,63 +47,45 @@ pub fn answer_cells(shapes: &[(String, Vec<(i32, i32)>)]) -> Vec<Cell> {
     grid.into_iter().map(|((r, c), l)| (c, r, l)).collect()
 }
 
-fn solve_board(v: &Value) -> Result<Board, DocError> {
-    let totems = v.get("actions").map_or(Ok(&[][..]), |a| arr(a, "totems", GAME))?;
-    let mut shapes = Vec::new();
-    for t in totems {
-        let shape = t.get("shape").and_then(Value::as_str).unwrap_or("?").to_string();
-        let cells = arr(t, "coordinates", GAME)?
-            .iter()
-            .filter_map(|c| Some((c.get(0)?.as_i64()? as i32, c.get(1)?.as_i64()? as i32)))
-            .collect();
-        shapes.push((shape, cells));
-    }
-    let dims = arr(v, "box", GAME)?;
-    let (w, h) = (dims.first().and_then(Value::as_u64).unwrap_or(0), dims.get(1).and_then(Value::as_u64).unwrap_or(0));
-    let score = num(v, "score", GAME)?;
-    let verdict = if v.get("optimal").and_then(Value::as_bool) == Some(true) { " (optimal)" } else { "" };
-    let caption = vec![format!("{} pieces in {w}x{h}: score {score}{verdict}", shapes.len())];
-    Ok(Board::new(format!("{} pieces", shapes.len()), Lattice::Square, answer_cells(&shapes), caption))
+fn solve_board(s: &SolveReport) -> Board {
+    let shapes: Vec<(String, Vec<(i32, i32)>)> =
+        s.actions.totems.iter().map(|t| (t.shape.clone(), t.coordinates.clone())).collect();
+    let (w, h) = s.dims;
+    let verdict = if s.optimal { " (optimal)" } else { "" };
+    let caption = vec![format!("{} pieces in {w}x{h}: score {}{verdict}", shapes.len(), s.score)];
+    Board::new(format!("{} pieces", shapes.len()), Lattice::Square, answer_cells(&shapes), caption)
 }
 
-fn rate(v: &Value, key: &str) -> Option<Rate> {
-    serde_json::from_value(v.get(key)?.clone()).ok()
-}
-
-fn summary_charts(v: &Value) -> Result<Charts, DocError> {
-    let ms = |k: &str| v.get("seconds").and_then(|s| s.get(k)).and_then(Value::as_f64).map_or(0.0, |x| x * 1000.0);
+fn summary_charts(s: &EvalSummary) -> Charts {
+    let ms = |x: f64| x * 1000.0;
+    let time =
+        format!("p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms", ms(s.seconds.p50), ms(s.seconds.p99), ms(s.seconds.max));
     let figures = vec![
-        ("bags".into(), num(v, "jobs", GAME)?.to_string()),
-        ("mean score".into(), format!("{:.2}", num(v, "mean_score", GAME)?)),
-        ("answer time".into(), format!("p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms", ms("p50"), ms("p99"), ms("max"))),
-        ("invalid answers".into(), num(v, "invalid", GAME)?.to_string()),
+        ("bags".into(), s.jobs.to_string()),
+        ("mean score".into(), format!("{:.2}", s.mean_score)),
+        ("answer time".into(), time),
+        ("invalid answers".into(), s.invalid.to_string()),
     ];
-    let rows =
-        [("optimal", "optimal"), ("level best", "level_best"), ("out of reach", "impossible"), ("decided", "decided")]
-            .iter()
-            .filter_map(|&(label, key)| Some((label.to_string(), rate(v, key)?)))
-            .collect();
-    Ok(Charts {
-        title: "totems evaluation".into(),
-        figures,
-        charts: vec![Chart::Rates { title: "rates".into(), rows }],
-    })
+    let rates = [
+        ("optimal", Some(&s.optimal)),
+        ("level best", s.level_best.as_ref()),
+        ("out of reach", Some(&s.impossible)),
+        ("decided", Some(&s.decided)),
+    ];
+    let rows = rates.into_iter().filter_map(|(label, rate)| Some((label.to_string(), rate?.clone()))).collect();
+    Charts { title: "totems evaluation".into(), figures, charts: vec![Chart::Rates { title: "rates".into(), rows }] }
 }
 
-/// Job records: rates per number of pieces (per level), and the answer times.
-pub fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
+/// Job records: rates per number of pieces (per level), and the answer times; `None` if they
+/// are not totems records.
+pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocError> {
+    let Some(jobs) = records::<JobResult>(lines, GAME)? else { return Ok(None) };
     let mut by_size: BTreeMap<u64, [u64; 3]> = BTreeMap::new();
-    let mut times = Vec::new();
-    for r in lines {
-        let pieces = num(r, "pieces", GAME)? as u64;
-        let optimal = r.get("optimal").and_then(Value::as_bool).unwrap_or(false);
-        let best =
-            r.get("level_best").and_then(Value::as_f64).is_some_and(|b| num(r, "score", GAME).unwrap_or(0.0) >= b);
-        let e = by_size.entry(pieces).or_default();
+    for r in &jobs {
+        let e = by_size.entry(r.pieces).or_default();
         e[0] += 1;
-        e[1] += u64::from(optimal);
-        e[2] += u64::from(best);
-        times.push(num(r, "seconds", GAME)? * 1000.0);
+        e[1] += u64::from(r.optimal);
+        e[2] += u64::from(r.level_best.is_some_and(|best| r.score >= best));
     }
     let name = |n: u64| match n.is_power_of_two() && n <= 512 {
         true => format!("level {} ({n} pieces)", n.trailing_zeros() + 1),
@@ -129,18 +99,17 @@ pub fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
         Chart::Histogram {
             title: "answer time".into(),
             unit: "ms".into(),
-            values: times,
+            values: jobs.iter().map(|r| r.seconds * 1000.0).collect(),
             reference: Some(("the game's limit".into(), 1000.0)),
         },
     ];
-    let scores: Vec<f64> = lines.iter().filter_map(|r| r.get("score").and_then(Value::as_f64)).collect();
-    let invalid = lines.iter().filter(|r| r.get("invalid").is_some_and(|i| !i.is_null())).count();
+    let mean = jobs.iter().map(|r| r.score).sum::<f64>() / jobs.len().max(1) as f64;
     let figures = vec![
-        ("bags".into(), lines.len().to_string()),
-        ("mean score".into(), format!("{:.2}", scores.iter().sum::<f64>() / scores.len().max(1) as f64)),
-        ("invalid answers".into(), invalid.to_string()),
+        ("bags".into(), jobs.len().to_string()),
+        ("mean score".into(), format!("{mean:.2}")),
+        ("invalid answers".into(), jobs.iter().filter(|r| r.invalid.is_some()).count().to_string()),
     ];
-    Ok((GAME, "eval", vec![View::Charts(Charts { title: "totems evaluation".into(), figures, charts })]))
+    Ok(Some((GAME, "eval", vec![View::Charts(Charts { title: "totems evaluation".into(), figures, charts })])))
 }
 
 /// A level-9 and a level-10 bag, each packed within the game's second.
@@ -169,34 +138,59 @@ pub fn answer_board(title: &str, bag: &Bag, answer: &Answer, optimal: bool) -> B
 
 #[cfg(test)]
 mod tests {
+    use tessera_core::eval::Record;
+    use tessera_totems::PieceSet;
+    use tessera_totems::eval::{Bags, EvalConfig, run_job, summarise};
+    use tessera_totems::validate::validate;
+
+    use super::*;
     use crate::games::document;
 
     #[test]
     fn a_solve_output_becomes_a_board() {
-        let json = r#"{"game":"totems","kind":"solve","actions":{"totems":[
-            {"shape":"I","coordinates":[[0,0],[1,0],[2,0],[3,0]]},
-            {"shape":"O","coordinates":[[0,1],[1,1],[0,2],[1,2]]}]},
-            "box":[4,3],"score":4.5,"optimal":true}"#;
-        let d = document("a.json", json).unwrap();
+        let bag = Bag::from_letters(PieceSet::Tetrominoes, "IO").unwrap();
+        let budget = Budget::unlimited().with_time(Duration::from_secs(1));
+        let solved = hybrid::solve(&bag, Solver::Hybrid, &Ctx { threads: 1, seed: 0, budget: &budget });
+        let report = SolveReport::new(&bag, &solved, &validate(&bag, &solved.answer).unwrap(), 0.1);
+        let d = document("a.json", &serde_json::to_string(&report).unwrap()).unwrap();
         assert_eq!((d.game.as_str(), d.kind.as_str()), ("totems", "solve"));
-        let v = serde_json::to_value(&d.views[0]).unwrap();
-        // y up in the game, row 0 at the top in the picture: the I lies on the bottom row 2.
-        assert!(v["cells"].as_array().unwrap().contains(&serde_json::json!([0, 2, "I"])));
-        assert!(v["caption"][0].as_str().unwrap().contains("score 4.5 (optimal)"));
+        let View::Board(b) = &d.views[0] else { panic!("a board") };
+        assert_eq!(b.cells.iter().filter(|c| c.2 != ".").count(), 8);
+        assert_eq!(
+            b.caption[0],
+            format!("2 pieces in {}x{}: score {} (optimal)", report.dims.0, report.dims.1, report.score)
+        );
     }
 
     #[test]
-    fn job_records_become_rates_per_level_and_times() {
-        let line = |job: u64, pieces: u64, optimal: bool| {
-            format!(
-                r#"{{"job":{job},"of":3,"base_seed":1,"seed":5,"bag":"I","pieces":{pieces},"dims":[8,8],"score":96.0,"best_score":96.0,"optimal":{optimal},"impossible":false,"level_best":96.0,"seconds":0.002,"invalid":null}}"#
-            )
-        };
-        let text = [line(0, 16, true), line(1, 16, false), line(2, 64, true)].join("\n");
-        let d = document("run.jsonl", &text).unwrap();
-        let v = serde_json::to_value(&d.views[0]).unwrap();
-        assert_eq!(v["charts"][0]["rows"][0][0], "level 5 (16 pieces)");
-        assert_eq!(v["charts"][0]["rows"][0][1]["successes"], 1);
-        assert_eq!(v["charts"][2]["values"].as_array().unwrap().len(), 3);
+    fn y_is_up_in_the_game_and_down_in_a_picture() {
+        let shapes = [
+            ("I".to_string(), vec![(0, 0), (1, 0), (2, 0), (3, 0)]),
+            ("O".to_string(), vec![(0, 1), (1, 1), (0, 2), (1, 2)]),
+        ];
+        let cells = answer_cells(&shapes);
+        assert!(cells.contains(&(0, 2, "I".to_string())), "the I lies on the bottom row 2");
+        assert!(cells.contains(&(3, 0, ".".to_string())));
+    }
+
+    #[test]
+    fn job_records_and_summaries_become_rates_per_level_and_times() {
+        let cfg =
+            EvalConfig { bags: Bags::Level(5), budget: Duration::from_millis(300), threads: 1, solver: Solver::Hybrid };
+        let records: Vec<Record<JobResult>> =
+            (0..3).map(|job| Record { job, of: 3, base_seed: 1, seed: job, result: run_job(&cfg, job, job) }).collect();
+        let lines: Vec<String> = records.iter().map(|r| serde_json::to_string(r).unwrap()).collect();
+        let d = document("run.jsonl", &lines.join("\n")).unwrap();
+        let View::Charts(c) = &d.views[0] else { panic!("charts") };
+        let Chart::Rates { rows, .. } = &c.charts[0] else { panic!("rates") };
+        assert_eq!((rows[0].0.as_str(), rows[0].1.n), ("level 5 (16 pieces)", 3));
+        let Chart::Histogram { values, .. } = &c.charts[2] else { panic!("times") };
+        assert_eq!(values.len(), 3);
+        let d = document("s.json", &serde_json::to_string(&summarise(&records)).unwrap()).unwrap();
+        assert_eq!((d.game.as_str(), d.kind.as_str()), ("totems", "eval"));
+        let View::Charts(c) = &d.views[0] else { panic!("charts") };
+        let Chart::Rates { rows, .. } = &c.charts[0] else { panic!("rates") };
+        let labels: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        assert_eq!(labels, ["optimal", "level best", "out of reach", "decided"]);
     }
 }
