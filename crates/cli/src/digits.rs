@@ -12,12 +12,12 @@ use tessera_core::tour::plural;
 use tessera_digits::eval::{GameResult, common_run, reference_optimum, run_job, summarise};
 use tessera_digits::exact::optimum;
 use tessera_digits::expected::expected_score;
-use tessera_digits::params::{known_optimum, relative_error_to_known, significant_digits};
+use tessera_digits::format::{StrategyValueReport, ValueReport};
 use tessera_digits::process::judge_program;
 use tessera_digits::protocol::play;
 use tessera_digits::{Params, StrategyName, TestSet};
 
-use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, stopped_early};
+use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted, stopped_early};
 
 /// `tessera digits`.
 #[derive(Debug, Subcommand)]
@@ -236,22 +236,17 @@ fn value_cmd(args: &ValueArgs) -> Result<ExitCode> {
         last = done;
     })?;
     bar.finish();
-    let known = known_optimum(params).map(|_| relative_error_to_known(o.value));
+    let report = ValueReport::new(o, threads);
+    let o = &report.optimum;
     if args.json {
-        emit_json(&serde_json::json!({
-            "optimum": o,
-            "relative_error_to_known": known,
-            "significant_digits": known.map(significant_digits),
-            "threads": threads,
-        }))?;
+        emit_json_sorted(&report)?;
     } else if o.outcome.is_complete() {
         let mut out =
             format!("S = {:.2} ({params}, {} states, largest layer {})\n", o.value, o.states, o.largest_layer);
-        if let Some(e) = known {
+        if let (Some(e), Some(digits)) = (report.relative_error_to_known, report.significant_digits) {
             out += &format!(
-                "known: {}, relative error {e:.1e} ({} significant digits)\n",
+                "known: {}, relative error {e:.1e} ({digits} significant digits)\n",
                 &tessera_digits::params::KNOWN_S_OFFICIAL[..20],
-                significant_digits(e)
             );
         }
         out += &format!("time: {:.1} s on {}\n", o.seconds, plural(threads as u64, "thread", "threads"));
@@ -261,7 +256,7 @@ fn value_cmd(args: &ValueArgs) -> Result<ExitCode> {
         return Ok(stopped_early(o.outcome));
     }
     // A result that contradicts the published one is an error.
-    Ok(if known.is_some_and(|e| significant_digits(e) < 12) { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if report.contradicts_known() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
 fn strategy_value(params: Params, name: StrategyName, threads: usize, budget: &Budget, json: bool) -> Result<ExitCode> {
@@ -269,45 +264,44 @@ fn strategy_value(params: Params, name: StrategyName, threads: usize, budget: &B
     let strategy = name.build(params)?;
     let build_seconds = start.elapsed().as_secs_f64();
     let v = expected_score(strategy.as_ref(), params, threads, budget)?;
-    let own = strategy.exact_value();
-    let s = reference_optimum(params, threads);
-    let resolved = name.resolve(params);
+    let r = StrategyValueReport::new(
+        name,
+        params,
+        &v,
+        reference_optimum(params, threads),
+        strategy.exact_value(),
+        build_seconds,
+    );
     if json {
-        emit_json(&serde_json::json!({
-            "strategy": name.to_string(),
-            "resolved": resolved.to_string(),
-            "params": params,
-            "value": v.value,
-            "fraction_of_optimum": s.map(|s| v.value / s),
-            "optimum": s,
-            "own_value": own,
-            "reachable_states": v.states,
-            "largest_layer": v.largest_layer,
-            "build_seconds": build_seconds,
-            "seconds": v.seconds,
-        }))?;
+        emit_json_sorted(&r)?;
     } else {
-        let label = if resolved == name { name.to_string() } else { format!("{name} = {resolved}") };
-        let mut out = format!("{label} ({params}): expected score {:.2}\n", v.value);
-        if let Some(s) = s {
-            let gap = s - v.value;
-            let gap = if gap.abs() < 1e9 { format!("{gap:.0}") } else { format!("{gap:.4e}") };
-            out += &format!("of S:  {:.9} (S - value = {gap})\n", v.value / s);
-        }
-        if let Some(own) = own {
-            out += &format!("own tables: {own:.2} (relative difference {:.1e})\n", (own - v.value) / v.value);
-        }
-        out += &format!(
-            "states: {} reached (largest layer {}); tables {:.1} ms, evaluation {:.2} s on {}\n",
-            v.states,
-            v.largest_layer,
-            build_seconds * 1000.0,
-            v.seconds,
-            plural(threads as u64, "thread", "threads")
-        );
-        emit(&out)?;
+        emit(&strategy_value_text(&r, threads))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The text of a strategy's value.
+fn strategy_value_text(r: &StrategyValueReport, threads: usize) -> String {
+    let (name, resolved) = (r.strategy, r.resolved);
+    let label = if resolved == name { name.to_string() } else { format!("{name} = {resolved}") };
+    let mut out = format!("{label} ({}): expected score {:.2}\n", r.params, r.value);
+    if let (Some(s), Some(fraction)) = (r.optimum, r.fraction_of_optimum) {
+        let gap = s - r.value;
+        let gap = if gap.abs() < 1e9 { format!("{gap:.0}") } else { format!("{gap:.4e}") };
+        out += &format!("of S:  {fraction:.9} (S - value = {gap})\n");
+    }
+    if let Some(own) = r.own_value {
+        out += &format!("own tables: {own:.2} (relative difference {:.1e})\n", (own - r.value) / r.value);
+    }
+    out += &format!(
+        "states: {} reached (largest layer {}); tables {:.1} ms, evaluation {:.2} s on {}\n",
+        r.reachable_states,
+        r.largest_layer,
+        r.build_seconds * 1000.0,
+        r.seconds,
+        plural(threads as u64, "thread", "threads")
+    );
+    out
 }
 
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {

@@ -29,8 +29,9 @@ pub fn play_game(strategy: &dyn Strategy, params: Params, rng: &mut Rng64) -> Re
     Ok(score)
 }
 
-/// One simulated game, as written to the JSON lines of an evaluation (with the strategy and the
-/// size, so that shards of different runs are not merged by mistake).
+/// One simulated game, as written to the JSON lines of an evaluation after the [`Record`]'s
+/// fields (with the strategy and the size, so that shards of different runs are not merged by
+/// mistake).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
     /// The strategy, as resolved (`top6` rather than `best`).
@@ -47,6 +48,7 @@ pub struct GameResult {
 }
 
 /// Plays the game of job `seed` with a strategy named `name`.
+#[must_use]
 pub fn run_job(strategy: &dyn Strategy, name: &str, params: Params, seed: u64) -> GameResult {
     let (score, illegal) = match play_game(strategy, params, &mut Rng64::seed(seed)) {
         Ok(score) => (score, None),
@@ -87,7 +89,7 @@ pub fn reference_optimum(params: Params, threads: usize) -> Option<f64> {
 pub const REFERENCE_MAX_STATES: u128 = 1 << 26;
 
 /// An estimate with its 95% interval.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Interval {
     /// The estimate.
     pub value: f64,
@@ -98,7 +100,7 @@ pub struct Interval {
 }
 
 /// The odds of passing a test set.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SetOdds {
     /// `set 1` or `set 2`.
     pub name: String,
@@ -111,8 +113,8 @@ pub struct SetOdds {
     pub runs: Rate,
 }
 
-/// What an evaluation found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What an evaluation found (`eval --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvalSummary {
     /// The strategy.
     pub strategy: String,
@@ -133,6 +135,7 @@ pub struct EvalSummary {
 }
 
 /// Summarises the games of a run.
+#[must_use]
 pub fn summarise(
     strategy: &str,
     params: Params,
@@ -238,6 +241,30 @@ impl std::fmt::Display for EvalSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::strategy::greedy::Greedy;
+    use crate::testing::reads_back;
+
+    #[test]
+    fn records_and_summaries_read_back() {
+        let params = Params::OFFICIAL;
+        let records: Vec<Record<GameResult>> = (0..120)
+            .map(|job| Record {
+                job,
+                of: 120,
+                base_seed: 1,
+                seed: job,
+                result: run_job(&Greedy, "greedy", params, job),
+            })
+            .collect();
+        for r in &records[..3] {
+            let line = serde_json::to_string(r).unwrap();
+            reads_back::<Record<GameResult>>(&line);
+        }
+        let summary = summarise("greedy", params, &records, known_optimum(params), None);
+        assert_eq!(summary.sets.len(), 2);
+        let json = serde_json::to_string(&summary).unwrap();
+        reads_back::<EvalSummary>(&json);
+    }
 
     #[test]
     fn erfc_reference_values() {

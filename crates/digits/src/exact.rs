@@ -47,7 +47,7 @@ pub enum ExactError {
 }
 
 /// The result of [`optimum`].
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Optimum {
     /// The game's size.
     pub params: Params,

@@ -10,7 +10,8 @@
 //! * [`strategy`]: greedy, top-R dynamic programming, the optimal policy where it fits;
 //! * [`expected`]: the exact expected score of any strategy (no simulation);
 //! * [`protocol`], [`process`]: the interactive protocol (player and judge), judging a program;
-//! * [`eval`]: simulated games and the odds of passing each test set.
+//! * [`eval`]: simulated games and the odds of passing each test set;
+//! * [`format`](mod@format): what the commands write as JSON.
 //!
 //! Play a game with a strategy, then value the strategy exactly against the optimum S:
 //!
@@ -33,6 +34,7 @@ pub mod count;
 pub mod eval;
 pub mod exact;
 pub mod expected;
+pub mod format;
 mod par;
 pub mod params;
 pub mod process;
@@ -81,4 +83,20 @@ pub fn tour(threads: usize) -> Vec<Demo> {
         });
     }
     demos
+}
+
+/// Test helpers shared by the modules.
+#[cfg(test)]
+pub(crate) mod testing {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+
+    /// Reads a JSON document as `T`, and checks that `T` writes it out as read (the same fields,
+    /// the same values: floats compare as JSON reads them).
+    pub(crate) fn reads_back<T: Serialize + DeserializeOwned>(json: &str) -> T {
+        let read: T = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
+        let written = serde_json::to_value(&read).unwrap();
+        assert_eq!(written, serde_json::from_str::<serde_json::Value>(json).unwrap(), "{json}");
+        read
+    }
 }

@@ -51,13 +51,29 @@ pub enum ParamError {
     TooManyGames(u64),
 }
 
-/// The size of one game: `n` towers, each holding at most `b` blocks.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+/// The size of one game: `n` towers, each holding at most `b` blocks. Read from JSON, it is
+/// checked like [`Params::new`] checks it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "Sizes")]
 pub struct Params {
     /// Towers (N).
     pub n: u32,
     /// Blocks per tower (B).
     pub b: u32,
+}
+
+/// A game size as read, before it is checked.
+#[derive(serde::Deserialize)]
+struct Sizes {
+    n: u64,
+    b: u64,
+}
+
+impl TryFrom<Sizes> for Params {
+    type Error = ParamError;
+    fn try_from(s: Sizes) -> Result<Params, ParamError> {
+        Params::new(s.n, s.b)
+    }
 }
 
 impl Params {
@@ -103,7 +119,7 @@ impl fmt::Display for Params {
 }
 
 /// A run as the judge plays it: `t` games of one size; it passes if the summed score reaches `p`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TestSet {
     /// Games (T).
     pub t: u32,

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use crate::params::TestSet;
 use crate::protocol::{JudgeReport, judge};
 
-/// A judged run of a program.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+/// A judged run of a program (`judge --json`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ProcessReport {
     /// What the judge saw.
     pub judge: JudgeReport,

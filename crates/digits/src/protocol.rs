@@ -83,7 +83,7 @@ pub enum PlayError {
 }
 
 /// How a [`play`] session ended.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PlayReport {
     /// The judge's set, as announced.
     pub set: Option<TestSet>,
@@ -157,7 +157,7 @@ fn parse_header(line: &str) -> Result<TestSet, PlayError> {
 }
 
 /// How the player broke the rules.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Violation {
     /// Not exactly one integer.
@@ -194,7 +194,7 @@ impl std::fmt::Display for Violation {
 }
 
 /// Where a violation happened.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fault {
     /// Game (1-based).
     pub game: u32,
@@ -205,7 +205,7 @@ pub struct Fault {
 }
 
 /// What the judge saw.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JudgeReport {
     /// The set played.
     pub set: TestSet,

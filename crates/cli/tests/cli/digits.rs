@@ -3,6 +3,12 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use tessera_core::eval::Record;
+use tessera_digits::StrategyName;
+use tessera_digits::eval::{EvalSummary, GameResult};
+use tessera_digits::format::{StrategyValueReport, ValueReport};
+use tessera_digits::process::ProcessReport;
+
 use crate::{stderr, stdout, tessera};
 
 /// `tessera digits play [args]` with `input` on its stdin.
@@ -221,4 +227,24 @@ fn eval_shards_merge_into_the_whole_run() {
     let out = tessera(&["digits", "eval", "--merge", files[0].to_str().unwrap(), other.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("greedy on N=20 B=15: records of different runs"), "{}", stderr(&out));
+}
+
+#[test]
+fn json_outputs_read_back_as_the_games_types() {
+    let out = tessera(&["digits", "value", "--n", "6", "--b", "4", "--json"]);
+    // The keys come in sorted order, as they always have.
+    assert!(stdout(&out).starts_with(r#"{"optimum":{"largest_layer":"#), "{}", stdout(&out));
+    let value: ValueReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((value.optimum.params.n, value.significant_digits), (6, None));
+    let out = tessera(&["digits", "value", "--n", "6", "--b", "4", "--strategy", "Top-2", "--json"]);
+    let strategy: StrategyValueReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((strategy.strategy, strategy.resolved), (StrategyName::Top(2), StrategyName::Top(2)));
+    let out = tessera(&["digits", "eval", "-s", "greedy", "--games", "5", "--seed", "3", "--json", "--jsonl", "-"]);
+    let records: Vec<Record<GameResult>> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summary: EvalSummary = serde_json::from_str(stderr(&out).lines().last().unwrap()).unwrap();
+    assert_eq!((records.len(), summary.scores.n), (5, 5));
+    let me = env!("CARGO_BIN_EXE_tessera");
+    let out = tessera(&["digits", "judge", "--json", "--games", "1", "--seed", "1", "--", me, "digits", "play", "-q"]);
+    let judged: ProcessReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(judged.judge.scores.len(), 1);
 }

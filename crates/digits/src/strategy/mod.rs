@@ -115,6 +115,21 @@ impl fmt::Display for StrategyName {
     }
 }
 
+/// Written by name, as [`Display`](fmt::Display) writes it.
+impl serde::Serialize for StrategyName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Read by name, as [`FromStr`] reads it.
+impl<'de> serde::Deserialize<'de> for StrategyName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl StrategyName {
     /// Every kind of strategy with a line about it.
     pub const HELP: &'static [(&'static str, &'static str)] = &[

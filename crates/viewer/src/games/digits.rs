@@ -1,70 +1,61 @@
 //! digits: a game replayed block by block (towers filling up), and the scores of an evaluation
 //! against S, the optimal expected score.
 
+use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
-use tessera_core::stats::Rate;
+use tessera_digits::eval::{EvalSummary, GameResult};
 use tessera_digits::params::{POW10, known_optimum};
 use tessera_digits::{Params, State, StrategyName, Towers};
 
-use super::{Converted, DocError, num};
+use super::{Converted, DocError, records};
 use crate::view::{Chart, Charts, Replay, Step, View};
 
 const GAME: &str = "digits";
 
-/// A `digits eval --json` summary.
-pub fn is_summary(v: &Value) -> bool {
-    v.get("fraction_of_optimum").is_some() && v.get("scores").is_some()
+/// An eval summary; `None` for any other document.
+pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
+    let Ok(summary) = EvalSummary::deserialize(v) else { return Ok(None) };
+    Ok(Some((GAME, "eval", vec![View::Charts(summary_charts(&summary))])))
 }
 
-/// One job record of `digits eval --jsonl`.
-pub fn is_record(v: &Value) -> bool {
-    v.get("strategy").is_some() && v.get("n").is_some() && v.get("b").is_some() && v.get("score").is_some()
-}
-
-/// An eval summary.
-pub fn from_value(v: &Value) -> Result<Converted, DocError> {
-    let strategy = v.get("strategy").and_then(Value::as_str).unwrap_or("?");
-    let scores = v.get("scores").ok_or(DocError::Malformed { game: GAME, why: "no \"scores\"".into() })?;
+fn summary_charts(s: &EvalSummary) -> Charts {
+    let scores = &s.scores;
     let mut figures = vec![
-        ("strategy".into(), strategy.to_string()),
-        ("games".into(), num(scores, "n", GAME)?.to_string()),
-        ("mean score".into(), format!("{:.6e} (sd {:.4e})", num(scores, "mean", GAME)?, num(scores, "sd", GAME)?)),
+        ("strategy".into(), s.strategy.clone()),
+        ("games".into(), scores.n.to_string()),
+        ("mean score".into(), format!("{:.6e} (sd {:.4e})", scores.mean, scores.sd)),
     ];
-    if let Some(f) = v.get("fraction_of_optimum") {
-        let (x, lo, hi) = (num(f, "value", GAME)?, num(f, "low", GAME)?, num(f, "high", GAME)?);
-        figures.push(("of S".into(), format!("{x:.6} (95% CI {lo:.6}..{hi:.6})")));
+    if let Some(f) = &s.fraction_of_optimum {
+        figures.push(("of S".into(), format!("{:.6} (95% CI {:.6}..{:.6})", f.value, f.low, f.high)));
     }
     let mut rows = Vec::new();
-    for set in v.get("sets").and_then(Value::as_array).into_iter().flatten() {
-        let name = set.get("name").and_then(Value::as_str).unwrap_or("set");
-        if let Some(p) = set.get("fail_probability").and_then(Value::as_f64) {
-            figures.push((format!("{name} fails with probability"), format!("{p:.3e}")));
-        }
-        if let Some(r) = set.get("runs").and_then(|r| serde_json::from_value::<Rate>(r.clone()).ok()) {
-            rows.push((format!("{name}: runs of 50 games passed"), r));
-        }
+    for set in &s.sets {
+        figures.push((format!("{} fails with probability", set.name), format!("{:.3e}", set.fail_probability)));
+        rows.push((format!("{}: runs of 50 games passed", set.name), set.runs.clone()));
     }
     let charts = vec![Chart::Rates { title: "test sets".into(), rows }];
-    Ok((GAME, "eval", vec![View::Charts(Charts { title: format!("digits evaluation: {strategy}"), figures, charts })]))
+    Charts { title: format!("digits evaluation: {}", s.strategy), figures, charts }
 }
 
-/// Job records: each game's score as a fraction of S (of the best score seen if S is unknown).
-pub fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
-    let first = &lines[0];
-    let params = Params { n: num(first, "n", GAME)? as u32, b: num(first, "b", GAME)? as u32 };
-    let scores = lines.iter().map(|r| num(r, "score", GAME)).collect::<Result<Vec<_>, _>>()?;
+/// Job records: each game's score as a fraction of S (of the best score seen if S is unknown);
+/// `None` if they are not digits records.
+pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocError> {
+    let Some(games) = records::<GameResult>(lines, GAME)? else { return Ok(None) };
+    let first = &games[0];
+    let params = Params { n: first.n, b: first.b };
+    let scores: Vec<f64> = games.iter().map(|g| g.score as f64).collect();
     let (reference, name) = match known_optimum(params) {
         Some(s) => (s, "S"),
         None => (scores.iter().copied().fold(1.0, f64::max), "the best game"),
     };
     let values: Vec<f64> = scores.iter().map(|s| s / reference).collect();
     let mean = values.iter().sum::<f64>() / values.len() as f64;
-    let strategy = first.get("strategy").and_then(Value::as_str).unwrap_or("?");
+    let strategy = &first.strategy;
     let figures = vec![
-        ("strategy".into(), strategy.to_string()),
-        ("games".into(), lines.len().to_string()),
+        ("strategy".into(), strategy.clone()),
+        ("games".into(), games.len().to_string()),
         (format!("mean, as a fraction of {name}"), format!("{mean:.6}")),
     ];
     let charts = vec![Chart::Histogram {
@@ -73,7 +64,7 @@ pub fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
         values,
         reference: Some((format!("{name} (the optimal mean)"), 1.0)),
     }];
-    Ok((GAME, "eval", vec![View::Charts(Charts { title: format!("digits: {strategy}"), figures, charts })]))
+    Ok(Some((GAME, "eval", vec![View::Charts(Charts { title: format!("digits: {strategy}"), figures, charts })])))
 }
 
 /// One official game played by the `best` strategy, block by block.
@@ -106,6 +97,9 @@ pub fn demo(_threads: usize) -> Vec<View> {
 
 #[cfg(test)]
 mod tests {
+    use tessera_core::eval::Record;
+    use tessera_digits::eval::summarise;
+
     use super::*;
     use crate::games::document;
 
@@ -122,12 +116,25 @@ mod tests {
 
     #[test]
     fn records_become_fractions_of_s() {
-        let text = r#"{"job":0,"of":2,"base_seed":1,"seed":3,"strategy":"top2","n":20,"b":15,"score":19131995794056374}
-{"job":1,"of":2,"base_seed":1,"seed":4,"strategy":"top2","n":20,"b":15,"score":9565997897028187}"#;
-        let d = document("g.jsonl", text).unwrap();
+        let game = |score: u64| GameResult { strategy: "top2".into(), n: 20, b: 15, score, illegal: None };
+        let records = [(0, 19_131_995_794_056_374), (1, 9_565_997_897_028_187)].map(|(job, score)| Record {
+            job,
+            of: 2,
+            base_seed: 1,
+            seed: job + 3,
+            result: game(score),
+        });
+        let text = records.iter().map(|r| serde_json::to_string(r).unwrap()).collect::<Vec<_>>().join("\n");
+        let d = document("g.jsonl", &text).unwrap();
         assert_eq!(d.game, "digits");
-        let v = serde_json::to_value(&d.views[0]).unwrap();
-        let values = v["charts"][0]["values"].as_array().unwrap();
-        assert!((values[0].as_f64().unwrap() - 1.0).abs() < 1e-12 && (values[1].as_f64().unwrap() - 0.5).abs() < 1e-12);
+        let View::Charts(c) = &d.views[0] else { panic!("charts") };
+        let Chart::Histogram { values, .. } = &c.charts[0] else { panic!("a histogram") };
+        assert!((values[0] - 1.0).abs() < 1e-12 && (values[1] - 0.5).abs() < 1e-12);
+        let summary = summarise("top2", Params::OFFICIAL, &records, known_optimum(Params::OFFICIAL), None);
+        let d = document("s.json", &serde_json::to_string(&summary).unwrap()).unwrap();
+        assert_eq!((d.game.as_str(), d.kind.as_str()), ("digits", "eval"));
+        let View::Charts(c) = &d.views[0] else { panic!("charts") };
+        assert_eq!(c.title, "digits evaluation: top2");
+        assert_eq!(c.figures[1], ("games".to_string(), "2".to_string()));
     }
 }

@@ -83,8 +83,8 @@ fn from_value(v: &Value) -> Result<Converted, DocError> {
     if let Some(converted) = tiling::from_value(v)? {
         return Ok(converted);
     }
-    if v.get("game").and_then(Value::as_str) == Some("digits") || digits::is_summary(v) {
-        return digits::from_value(v);
+    if let Some(converted) = digits::from_value(v)? {
+        return Ok(converted);
     }
     if pairs::is_pairs(v) {
         return pairs::from_value(v);
@@ -107,8 +107,8 @@ fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
     if let Some(converted) = tiling::from_records(lines)? {
         return Ok(converted);
     }
-    if digits::is_record(first) {
-        return digits::from_records(lines);
+    if let Some(converted) = digits::from_records(lines)? {
+        return Ok(converted);
     }
     if pairs::is_record(first) {
         return pairs::from_records(lines);
