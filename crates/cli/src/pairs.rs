@@ -12,13 +12,14 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, portfolio};
 use tessera_core::svg::board_svg;
 use tessera_pairs::eval::{SeedResult, run_job, summarise};
+use tessera_pairs::format::{Game, ScoreReport, SolveReport};
 use tessera_pairs::generator::generate;
 use tessera_pairs::judge::{replay, score};
 use tessera_pairs::moves::{format_moves, parse_moves};
 use tessera_pairs::solver::{Params, Solution, solve};
 use tessera_pairs::{Board, Move};
 
-use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, write_file};
+use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json_sorted, write_file};
 
 /// The contest's default budget: 9.5 s of its 10 s.
 const DEFAULT_BUDGET_MS: u64 = 9500;
@@ -187,9 +188,10 @@ fn read_moves(path: &std::path::Path) -> Result<Vec<Move>> {
 fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
     let board = args.board.required()?;
     let moves = read_moves(&args.moves)?;
-    let s = score(&board, &moves);
+    let report = ScoreReport { game: Game::Pairs, verdict: score(&board, &moves) };
+    let s = &report.verdict;
     if args.json {
-        emit_json(&serde_json::json!({ "game": "pairs", "verdict": s }))?;
+        emit_json_sorted(&report)?;
     } else {
         let mut out = match &s.invalid {
             Some((i, why)) => {
@@ -216,17 +218,7 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
         bail!("internal error: the solver's moves fail the judge: {:?}", verdict.invalid);
     }
     if args.json {
-        emit_json(&serde_json::json!({
-            "game": "pairs",
-            "board": board.rows(),
-            "gen_seed": args.board.gen_seed,
-            "seed": seed,
-            "moves": sol.moves.iter().map(|m| [m.a.r, m.a.c, m.b.r, m.b.c]).collect::<Vec<_>>(),
-            "left": sol.left,
-            "score": verdict.score,
-            "iterations": sol.iterations,
-            "seconds": sol.seconds,
-        }))?;
+        emit_json_sorted(&SolveReport::new(&board, args.board.gen_seed, seed, &sol, verdict.score))?;
     } else {
         emit(&format_moves(&sol.moves))?;
         eprintln!(

@@ -9,16 +9,17 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::Budget;
 use tessera_core::stats::{Rate, Summary, percentile};
 
+use crate::format::Game;
 use crate::generator::generate;
 use crate::judge::score;
 use crate::solver::{Params, solve};
 
 /// One board seed solved: what was left, how long it took, and the moves (so that the run can be
-/// replayed later).
+/// replayed later). A line of an evaluation's JSON lines, after the record's fields.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeedResult {
-    /// Always "pairs".
-    pub game: String,
+    /// The game.
+    pub game: Game,
     /// The official tester's seed of the board.
     pub board_seed: i64,
     /// Rows.
@@ -40,13 +41,14 @@ pub struct SeedResult {
 }
 
 /// Solves the board of `board_seed` with `budget_ms` and the solver seed `seed`, and judges it.
+#[must_use]
 pub fn run_job(board_seed: i64, budget_ms: u64, seed: u64) -> SeedResult {
     let board = generate(board_seed);
     let mut budget = Budget::unlimited().with_time(Duration::from_millis(budget_ms));
     let sol = solve(&board, &Params::default(), &mut budget, &mut Rng64::seed(seed));
     let judged = score(&board, &sol.moves);
     SeedResult {
-        game: "pairs".into(),
+        game: Game::Pairs,
         board_seed,
         h: board.height(),
         w: board.width(),
@@ -55,12 +57,12 @@ pub fn run_job(board_seed: i64, budget_ms: u64, seed: u64) -> SeedResult {
         score: judged.score,
         seconds: sol.seconds,
         iterations: sol.iterations,
-        moves: sol.moves.iter().map(|m| [m.a.r, m.a.c, m.b.r, m.b.c]).collect(),
+        moves: sol.moves.iter().map(|m| m.to_array()).collect(),
     }
 }
 
 /// Clears and scores of the seeds with one number of colours.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ByColors {
     /// Colours.
     pub colors: usize,
@@ -73,7 +75,7 @@ pub struct ByColors {
 }
 
 /// A seed that was not cleared.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Leftover {
     /// Board seed.
     pub board_seed: i64,
@@ -83,11 +85,11 @@ pub struct Leftover {
     pub left: usize,
 }
 
-/// What an evaluation found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What an evaluation found (`eval --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvalSummary {
-    /// Always "pairs".
-    pub game: &'static str,
+    /// The game.
+    pub game: Game,
     /// Time budget per seed in ms (if the records agree on one).
     pub budget_ms: Option<u64>,
     /// Seeds run.
@@ -109,6 +111,7 @@ pub struct EvalSummary {
 }
 
 /// Summarises per-seed results.
+#[must_use]
 pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary {
     let n = results.len() as u64;
     let cleared = results.iter().filter(|r| r.left == 0 && r.score == 1.0).count() as u64;
@@ -135,7 +138,7 @@ pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary 
     secs.sort_by(f64::total_cmp);
     let pct = |p: f64| if secs.is_empty() { 0.0 } else { percentile(&secs, p) };
     EvalSummary {
-        game: "pairs",
+        game: Game::Pairs,
         budget_ms,
         seeds: n,
         cleared: Rate::new(cleared, n),

@@ -1,13 +1,13 @@
 //! The validator: applies moves with the tester's rules, cell by cell. It shares no code with the
 //! solver's bit-mask state, so that it can check the solver.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Cell};
 use crate::moves::Move;
 
 /// Why a move is invalid.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Invalid {
     /// A cell outside the board.
@@ -96,7 +96,7 @@ pub fn replay(board: &Board, moves: &[Move]) -> Replay {
 }
 
 /// The tester's verdict on a list of moves.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[must_use = "a score says whether the moves are valid"]
 pub struct Score {
     /// Tiles removed.
@@ -106,7 +106,7 @@ pub struct Score {
     /// `removed / total`, or -1 if a move was invalid.
     pub score: f64,
     /// The first invalid move (0-based) and why.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invalid: Option<(usize, Invalid)>,
     /// Cells left, row-major (all moves up to the first invalid one applied).
     pub leftover: Vec<(u8, u8)>,

@@ -2,7 +2,9 @@
 //!
 //! * [`board`], [`generator`]: boards, and the official tester's generator, bit-exact;
 //! * [`moves`], [`judge`]: the tester's output format and an independent validator and scorer;
-//! * [`state`], [`solver`]: the solver's bit-mask board and the search.
+//! * [`state`], [`solver`]: the solver's bit-mask board and the search;
+//! * [`eval`]: evaluation over the official seeds; [`format`](mod@format): what the commands write
+//!   as JSON.
 //!
 //! Make the tester's board for a seed, clear it within a budget, and score the moves with the
 //! independent judge:
@@ -24,6 +26,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod format;
 pub mod generator;
 pub mod judge;
 pub mod moves;
@@ -67,5 +70,21 @@ fn demo(seed: i64, threads: usize) -> Demo {
         seconds: start.elapsed().as_secs_f64(),
         // The judge accepts every move (a board left uncleared is reported, not failed).
         ok: verdict.invalid.is_none(),
+    }
+}
+
+/// Test helpers shared by the modules.
+#[cfg(test)]
+pub(crate) mod testing {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+
+    /// Reads a JSON document as `T`, and checks that `T` writes it out as read (the same fields,
+    /// the same values: floats compare as JSON reads them).
+    pub(crate) fn reads_back<T: Serialize + DeserializeOwned>(json: &str) -> T {
+        let read: T = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
+        let written = serde_json::to_value(&read).unwrap();
+        assert_eq!(written, serde_json::from_str::<serde_json::Value>(json).unwrap(), "{json}");
+        read
     }
 }

@@ -17,8 +17,21 @@ pub struct Move {
 
 impl Move {
     /// The move removing `a` and `b`.
+    #[must_use]
     pub fn new(a: Cell, b: Cell) -> Move {
         Move { a, b }
+    }
+
+    /// The move as JSON lists it: `[r1, c1, r2, c2]`.
+    #[must_use]
+    pub fn to_array(self) -> [u8; 4] {
+        [self.a.r, self.a.c, self.b.r, self.b.c]
+    }
+
+    /// The move of `[r1, c1, r2, c2]`.
+    #[must_use]
+    pub fn from_array([r1, c1, r2, c2]: [u8; 4]) -> Move {
+        Move::new(Cell { r: r1, c: c1 }, Cell { r: r2, c: c2 })
     }
 }
 

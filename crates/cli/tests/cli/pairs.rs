@@ -3,6 +3,10 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use tessera_core::eval::Record;
+use tessera_pairs::eval::{EvalSummary, SeedResult};
+use tessera_pairs::format::{ScoreReport, SolveReport};
+
 use crate::{scratch, stderr, stdout, tessera};
 
 /// `tessera pairs solve [args]` with `input` on its stdin.
@@ -139,4 +143,24 @@ fn bad_input_gets_one_clear_line() {
         assert_eq!(err.lines().filter(|l| l.starts_with("error:")).count(), 1, "{err}");
         assert!(err.contains(needle) && !err.contains("panicked"), "{input:?}: {err}");
     }
+}
+
+#[test]
+fn json_outputs_read_back_as_the_games_types() {
+    let out = tessera(&["pairs", "solve", "--gen-seed", "1", "--seed", "1", "--json"]);
+    // The keys come in sorted order, as they always have.
+    assert!(stdout(&out).starts_with(r#"{"board":["0000011101","#), "{}", stdout(&out));
+    let solve: SolveReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((solve.gen_seed, solve.left, solve.moves().len()), (Some(1), 0, 50));
+    let dir = scratch("pairs-types");
+    let moves = dir.join("m.txt");
+    std::fs::write(&moves, "1\n0 0 0 5\n").unwrap();
+    let out = tessera(&["pairs", "score", "--gen-seed", "1", moves.to_str().unwrap(), "--json"]);
+    let score: ScoreReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(score.verdict.invalid.is_some(), "(0, 0) has colour 0, (0, 5) colour 1");
+    let args = ["pairs", "eval", "--seeds", "1..2", "--budget-ms", "500", "-j", "1", "--seed", "1"];
+    let out = tessera(&[&args[..], &["--json", "--jsonl", "-"]].concat());
+    let records: Vec<Record<SeedResult>> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summary: EvalSummary = serde_json::from_str(stderr(&out).lines().last().unwrap()).unwrap();
+    assert_eq!((records.len(), summary.seeds), (2, 2));
 }

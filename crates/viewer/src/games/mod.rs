@@ -72,22 +72,22 @@ pub fn demo(game: &str, threads: usize) -> Option<Document> {
 
 type Converted = (&'static str, &'static str, Vec<crate::view::View>);
 
+/// A game's reader of one JSON document: `None` if it is not one of the game's.
+type ValueReader = fn(&Value) -> Result<Option<Converted>, DocError>;
+
+/// A game's reader of job records: `None` if they are not the game's.
+type RecordsReader = fn(&[Value]) -> Result<Option<Converted>, DocError>;
+
 /// One JSON document (a `solve` or an `eval --json` output).
 fn from_value(v: &Value) -> Result<Converted, DocError> {
     if hextris::is_hextris(v) || hextris::is_solutions(v) {
         return hextris::from_value(v);
     }
-    if let Some(converted) = totems::from_value(v)? {
-        return Ok(converted);
-    }
-    if let Some(converted) = tiling::from_value(v)? {
-        return Ok(converted);
-    }
-    if let Some(converted) = digits::from_value(v)? {
-        return Ok(converted);
-    }
-    if pairs::is_pairs(v) {
-        return pairs::from_value(v);
+    let readers: [ValueReader; 4] = [totems::from_value, tiling::from_value, digits::from_value, pairs::from_value];
+    for read in readers {
+        if let Some(converted) = read(v)? {
+            return Ok(converted);
+        }
     }
     Err(DocError::Unknown(describe(v)))
 }
@@ -101,17 +101,12 @@ fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
     if !is_record(first) {
         return Err(DocError::Unknown(format!("several JSON values, but not job records: {}", describe(first))));
     }
-    if let Some(converted) = totems::from_records(lines)? {
-        return Ok(converted);
-    }
-    if let Some(converted) = tiling::from_records(lines)? {
-        return Ok(converted);
-    }
-    if let Some(converted) = digits::from_records(lines)? {
-        return Ok(converted);
-    }
-    if pairs::is_record(first) {
-        return pairs::from_records(lines);
+    let readers: [RecordsReader; 4] =
+        [totems::from_records, tiling::from_records, digits::from_records, pairs::from_records];
+    for read in readers {
+        if let Some(converted) = read(lines)? {
+            return Ok(converted);
+        }
     }
     Err(DocError::Unknown(format!("job records of an unknown game: {}", describe(first))))
 }

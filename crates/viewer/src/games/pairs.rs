@@ -3,90 +3,97 @@
 
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::Budget;
 use tessera_core::stats::Rate;
+use tessera_pairs::eval::{EvalSummary, SeedResult};
+use tessera_pairs::format::{Game, ScoreReport, SolveReport};
 use tessera_pairs::generator::generate;
 use tessera_pairs::judge::replay;
 use tessera_pairs::solver::{Params, solve};
-use tessera_pairs::{Board, Cell as Tile, Move};
+use tessera_pairs::{Board, Move};
 
-use super::{Converted, DocError, arr, num};
+use super::{Converted, DocError, records};
 use crate::view::{Cell, Chart, Charts, Replay, Step, View};
 
 const GAME: &str = "pairs";
 
-/// A pairs result: it says so.
-pub fn is_pairs(v: &Value) -> bool {
-    v.get("game").and_then(Value::as_str) == Some(GAME)
+/// What every pairs document says it is.
+#[derive(Deserialize)]
+struct Tagged {
+    #[serde(rename = "game")]
+    _game: Game,
 }
 
-/// One job record of `pairs eval --jsonl`.
-pub fn is_record(v: &Value) -> bool {
-    is_pairs(v) && v.get("board_seed").is_some()
-}
-
-/// A `solve --json` output (a replay) or an `eval --json` summary (charts).
-pub fn from_value(v: &Value) -> Result<Converted, DocError> {
-    if v.get("board").is_some() && v.get("moves").is_some() {
-        let board = board_of(v)?;
-        let title = match v.get("gen_seed").and_then(Value::as_i64) {
+/// A `solve --json` output (a replay) or an `eval --json` summary (charts); `None` for a
+/// document that is not of pairs, an error for one of pairs that cannot be shown.
+pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
+    if Tagged::deserialize(v).is_err() {
+        return Ok(None);
+    }
+    if let Ok(solve) = SolveReport::deserialize(v) {
+        let board = solve.board().map_err(|e| malformed(format!("board: {e}")))?;
+        let title = match solve.gen_seed {
             Some(s) => format!("board of seed {s}"),
             None => "board".to_string(),
         };
-        return Ok((GAME, "solve", vec![View::Replay(removals(&title, &board, &moves_of(v)?))]));
+        return Ok(Some((GAME, "solve", vec![View::Replay(removals(&title, &board, &solve.moves()))])));
     }
-    if v.get("cleared").is_some() && v.get("by_colors").is_some() {
-        return Ok((GAME, "eval", vec![View::Charts(summary_charts(v)?)]));
+    if let Ok(summary) = EvalSummary::deserialize(v) {
+        return Ok(Some((GAME, "eval", vec![View::Charts(summary_charts(&summary))])));
     }
-    if v.get("verdict").is_some() {
-        return Err(DocError::Malformed {
-            game: GAME,
-            why: "a score verdict names no board: view the output of `pairs solve --json` instead".into(),
-        });
+    if ScoreReport::deserialize(v).is_ok() {
+        return Err(malformed(
+            "a score verdict names no board: view the output of `pairs solve --json` instead".into(),
+        ));
     }
-    Err(DocError::Malformed { game: GAME, why: "neither a solve output nor an eval summary".into() })
+    Err(malformed("neither a solve output nor an eval summary".into()))
+}
+
+fn malformed(why: String) -> DocError {
+    DocError::Malformed { game: GAME, why }
 }
 
 /// Job records: the clear rate per number of colours, the search times, and a replay of the seed
-/// with the most tiles left (the first seed if every board was cleared).
-pub fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
+/// with the most tiles left (the first seed if every board was cleared); `None` if they are not
+/// pairs records.
+pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocError> {
+    let Some(seeds) = records::<SeedResult>(lines, GAME)? else { return Ok(None) };
     let mut rows: Vec<(String, Rate)> = Vec::new();
-    let (mut seconds, mut clears) = (Vec::new(), 0u64);
-    let mut worst: Option<(usize, &Value)> = None;
-    for r in lines {
-        let (left, colors) = (num(r, "left", GAME)? as usize, num(r, "colors", GAME)? as usize);
-        seconds.push(num(r, "seconds", GAME)? * 1000.0);
-        clears += u64::from(left == 0);
-        let label = format!("C = {colors}");
+    let mut worst: Option<&SeedResult> = None;
+    for r in &seeds {
+        let cleared = u64::from(r.left == 0);
+        let label = format!("C = {}", r.colors);
         match rows.iter_mut().find(|row| row.0 == label) {
-            Some(row) => row.1 = Rate::new(row.1.successes + u64::from(left == 0), row.1.n + 1),
-            None => rows.push((label, Rate::new(u64::from(left == 0), 1))),
+            Some(row) => row.1 = Rate::new(row.1.successes + cleared, row.1.n + 1),
+            None => rows.push((label, Rate::new(cleared, 1))),
         }
-        if worst.is_none_or(|(w, _)| left > w) {
-            worst = Some((left, r));
+        if worst.is_none_or(|w| r.left > w.left) {
+            worst = Some(r);
         }
     }
     rows.sort_by(|a, b| a.0.cmp(&b.0));
-    let all = Rate::new(clears, lines.len() as u64);
+    let all = Rate::new(seeds.iter().filter(|r| r.left == 0).count() as u64, seeds.len() as u64);
     rows.insert(0, ("all seeds".into(), all.clone()));
     let figures = vec![
-        ("seeds".into(), lines.len().to_string()),
+        ("seeds".into(), seeds.len().to_string()),
         ("cleared".into(), format!("{} ({:.2}%)", all.successes, 100.0 * all.rate)),
     ];
+    let times = seeds.iter().map(|r| r.seconds * 1000.0).collect();
     let charts = vec![
         Chart::Rates { title: "boards cleared".into(), rows },
-        Chart::Histogram { title: "search time per seed".into(), unit: "ms".into(), values: seconds, reference: None },
+        Chart::Histogram { title: "search time per seed".into(), unit: "ms".into(), values: times, reference: None },
     ];
     let mut views = vec![View::Charts(Charts { title: "pairs evaluation".into(), figures, charts })];
-    if let Some((left, r)) = worst {
-        let seed = num(r, "board_seed", GAME)? as i64;
-        let what = if left == 0 { "cleared" } else { "most tiles left" };
-        views.push(View::Replay(removals(&format!("seed {seed} ({what})"), &generate(seed), &moves_of(r)?)));
+    if let Some(r) = worst {
+        let what = if r.left == 0 { "cleared" } else { "most tiles left" };
+        let moves: Vec<Move> = r.moves.iter().map(|&m| Move::from_array(m)).collect();
+        views.push(View::Replay(removals(&format!("seed {} ({what})", r.board_seed), &generate(r.board_seed), &moves)));
     }
-    Ok((GAME, "eval", views))
+    Ok(Some((GAME, "eval", views)))
 }
 
 /// The contest's example 2 (30 x 30, 4 colours), solved now.
@@ -132,58 +139,27 @@ pub fn removals(title: &str, board: &Board, moves: &[Move]) -> Replay {
     Replay::new(title, Lattice::Square, start, steps, "move")
 }
 
-fn board_of(v: &Value) -> Result<Board, DocError> {
-    let rows: Vec<&str> = arr(v, "board", GAME)?.iter().filter_map(Value::as_str).collect();
-    let text = format!("{}\n{}\n", rows.len(), rows.join("\n"));
-    Board::parse(&text).map_err(|e| DocError::Malformed { game: GAME, why: format!("board: {e}") })
-}
-
-fn moves_of(v: &Value) -> Result<Vec<Move>, DocError> {
-    let bad = |why: &str| DocError::Malformed { game: GAME, why: why.to_string() };
-    arr(v, "moves", GAME)?
-        .iter()
-        .map(|m| {
-            let n: Vec<usize> = m
-                .as_array()
-                .ok_or_else(|| bad("a move is not a list"))?
-                .iter()
-                .filter_map(|x| x.as_u64().map(|x| x as usize))
-                .collect();
-            match n[..] {
-                [r1, c1, r2, c2] if n.iter().all(|&x| x < 256) => Ok(Move::new(Tile::new(r1, c1), Tile::new(r2, c2))),
-                _ => Err(bad("a move is not four small numbers")),
-            }
-        })
-        .collect()
-}
-
-fn summary_charts(v: &Value) -> Result<Charts, DocError> {
-    let cleared: Rate = v
-        .get("cleared")
-        .and_then(|r| serde_json::from_value(r.clone()).ok())
-        .ok_or(DocError::Malformed { game: GAME, why: "no rate \"cleared\"".into() })?;
-    let mut rows = vec![("all seeds".to_string(), cleared)];
-    for b in arr(v, "by_colors", GAME)? {
-        let (c, n, k) = (num(b, "colors", GAME)?, num(b, "seeds", GAME)?, num(b, "cleared", GAME)?);
-        rows.push((format!("C = {c}"), Rate::new(k as u64, n as u64)));
-    }
-    let budget = v.get("budget_ms").and_then(Value::as_u64).map_or("?".to_string(), |b| format!("{b} ms"));
+fn summary_charts(s: &EvalSummary) -> Charts {
+    let mut rows = vec![("all seeds".to_string(), s.cleared.clone())];
+    rows.extend(s.by_colors.iter().map(|b| (format!("C = {}", b.colors), Rate::new(b.cleared, b.seeds))));
+    let budget = s.budget_ms.map_or("?".to_string(), |b| format!("{b} ms"));
     let mut figures = vec![
-        ("seeds".into(), num(v, "seeds", GAME)?.to_string()),
+        ("seeds".into(), s.seeds.to_string()),
         ("budget per seed".into(), budget),
-        ("mean score".into(), format!("{:.6}", num(v, "mean_score", GAME)?)),
-        ("invalid answers".into(), num(v, "invalid", GAME)?.to_string()),
+        ("mean score".into(), format!("{:.6}", s.mean_score)),
+        ("invalid answers".into(), s.invalid.to_string()),
     ];
-    for l in arr(v, "not_cleared", GAME)?.iter().take(10) {
-        let seed = l.get("board_seed").and_then(Value::as_i64).unwrap_or(-1);
-        figures.push((format!("seed {seed}"), format!("{} tiles left", num(l, "left", GAME)?)));
+    for l in s.not_cleared.iter().take(10) {
+        figures.push((format!("seed {}", l.board_seed), format!("{} tiles left", l.left)));
     }
     let charts = vec![Chart::Rates { title: "boards cleared".into(), rows }];
-    Ok(Charts { title: "pairs evaluation".into(), figures, charts })
+    Charts { title: "pairs evaluation".into(), figures, charts }
 }
 
 #[cfg(test)]
 mod tests {
+    use tessera_pairs::Cell as Tile;
+
     use super::*;
     use crate::games::document;
 
@@ -203,7 +179,7 @@ mod tests {
 
     #[test]
     fn a_solve_output_becomes_a_replay() {
-        let text = r#"{"game":"pairs","board":["001","221"],"gen_seed":null,"seed":1,"moves":[[0,0,0,1],[0,2,1,2],[1,0,1,1]],"left":0,"score":1.0}"#;
+        let text = r#"{"game":"pairs","board":["001","221"],"gen_seed":null,"seed":1,"moves":[[0,0,0,1],[0,2,1,2],[1,0,1,1]],"left":0,"score":1.0,"iterations":1,"seconds":0.5}"#;
         let d = document("s.json", text).unwrap();
         assert_eq!((d.game.as_str(), d.kind.as_str()), ("pairs", "solve"));
         let View::Replay(r) = &d.views[0] else { panic!("a replay") };
@@ -225,5 +201,18 @@ mod tests {
         assert_eq!(v[0]["charts"][0]["rows"][1][0], "C = 4");
         assert!(v[1]["title"].as_str().unwrap().contains("most tiles left"));
         assert_eq!(v[1]["steps"][0]["marks"].as_array().unwrap().len(), 900, "no moves: every tile left");
+    }
+
+    #[test]
+    fn summaries_become_charts_and_verdicts_are_refused() {
+        use tessera_pairs::eval::{run_job, summarise};
+        let summary = summarise(&[run_job(1, 2000, 1)], Some(2000));
+        let d = document("s.json", &serde_json::to_string(&summary).unwrap()).unwrap();
+        assert_eq!((d.game.as_str(), d.kind.as_str()), ("pairs", "eval"));
+        let View::Charts(c) = &d.views[0] else { panic!("charts") };
+        assert_eq!(c.figures[1], ("budget per seed".to_string(), "2000 ms".to_string()));
+        let verdict = ScoreReport { game: Game::Pairs, verdict: tessera_pairs::judge::score(&generate(1), &[]) };
+        let refused = document("v.json", &serde_json::to_string(&verdict).unwrap());
+        assert!(matches!(refused, Err(DocError::Malformed { why, .. }) if why.contains("score verdict")));
     }
 }
