@@ -8,9 +8,11 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use tessera_core::eval::{Record, Shard, merge_records};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tessera_core::eval::{EvalRun, Record, Shard, merge_records};
 use tessera_core::rng::fresh_seed;
-use tessera_core::runtime::Outcome;
+use tessera_core::runtime::{Budget, Outcome};
 
 /// Exit status of a search stopped before it finished (time budget or Ctrl-C): its output is a
 /// partial answer.
@@ -84,7 +86,7 @@ pub struct ShardArgs {
 impl ShardArgs {
     /// Opens the JSON-lines sink, if one was asked for (and checks that the `--html` report
     /// can be written: both before the run).
-    pub fn sink(&self) -> Result<Option<Box<dyn Write + Send>>> {
+    fn sink(&self) -> Result<Option<Box<dyn Write + Send>>> {
         if let Some(path) = &self.html {
             check_writable(Path::new(path))?;
         }
@@ -99,7 +101,7 @@ impl ShardArgs {
     }
 
     /// Reads and merges the records of `--merge` files; warns on stderr about missing jobs.
-    pub fn merged<R: serde::de::DeserializeOwned>(&self) -> Result<Vec<Record<R>>> {
+    fn merged<R: DeserializeOwned>(&self) -> Result<Vec<Record<R>>> {
         let mut sources = Vec::new();
         for path in &self.merge {
             if Path::new(path).is_dir() {
@@ -123,12 +125,79 @@ impl ShardArgs {
     }
 
     /// Writes the `--html` report of the run's records, if one was asked for.
-    pub fn report<R: serde::Serialize>(&self, name: &str, records: &[Record<R>]) -> Result<()> {
+    fn report<R: Serialize>(&self, name: &str, records: &[Record<R>]) -> Result<()> {
         let Some(path) = &self.html else { return Ok(()) };
         let lines: Vec<String> = records.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
         let doc = tessera_viewer::document(name, &lines.join("\n")).context("cannot make the report")?;
         std::fs::write(path, tessera_viewer::report::html(&doc)).with_context(|| format!("cannot write {path}"))
     }
+}
+
+/// An evaluation's summary, as every eval command prints it: text, or a line of JSON.
+pub trait Summary: Serialize + std::fmt::Display {
+    /// Whether the run gave a wrong answer: the command then fails.
+    fn failed(&self) -> bool;
+}
+
+/// The jobs of this shard of an evaluation, for an eval command to run.
+#[derive(Debug)]
+pub struct Jobs<'a> {
+    shard: &'a ShardArgs,
+    label: &'a str,
+}
+
+impl Jobs<'_> {
+    /// Runs this shard's jobs of a run of `jobs` jobs with base seed `seed` on `threads` workers,
+    /// each record written to `--jsonl` as its job finishes; `job` gets a job's index and seed.
+    pub fn run<R, F>(&self, jobs: u64, seed: u64, threads: usize, job: F) -> Result<Vec<Record<R>>>
+    where
+        R: Serialize + Send,
+        F: Fn(u64, u64) -> R + Sync,
+    {
+        let run = EvalRun { jobs, seed, threads, shard: self.shard.shard, label: self.label.into() };
+        let mut sink = self.shard.sink()?;
+        Ok(run.run(&Budget::unlimited(), sink.as_deref_mut(), job)?)
+    }
+}
+
+/// An eval command, the same for every game once it knows its jobs:
+///
+/// 1. `run` runs this shard's jobs, and gives what the run knows that its records do not say;
+///    with `--merge`, the records of earlier runs are read instead;
+/// 2. `summarise` summarises the records, given what the run knew (`None` for merged records);
+/// 3. the `--html` report is written;
+/// 4. the summary is printed as text, or as JSON with `json` (on stderr when the job lines go to
+///    stdout, which then stays mergeable);
+/// 5. the command fails when the summary counts a wrong answer.
+///
+/// `label` names the run on the progress bar and in the report.
+pub fn eval<R, C, S>(
+    shard: &ShardArgs,
+    label: &str,
+    json: bool,
+    run: impl FnOnce(&Jobs<'_>) -> Result<(Vec<Record<R>>, C)>,
+    summarise: impl FnOnce(&[Record<R>], Option<C>) -> Result<S>,
+) -> Result<ExitCode>
+where
+    R: Serialize + DeserializeOwned,
+    S: Summary,
+{
+    let (records, known) = if shard.merge.is_empty() {
+        let (records, known) = run(&Jobs { shard, label })?;
+        (records, Some(known))
+    } else {
+        (shard.merged()?, None)
+    };
+    let summary = summarise(&records, known)?;
+    shard.report(label, &records)?;
+    let text = if json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
+    if shard.jsonl.as_deref() == Some("-") {
+        eprint!("{text}");
+        std::io::stderr().flush()?;
+    } else {
+        emit(&text)?;
+    }
+    Ok(if summary.failed() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
 /// Parses a count of at least one.

@@ -1,23 +1,24 @@
 //! `tessera digits ...`.
 
-use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use tessera_core::eval::{EvalRun, Progress};
+use tessera_core::eval::{Progress, Record};
 use tessera_core::runtime::Budget;
 use tessera_core::tour::plural;
-use tessera_digits::eval::{GameResult, common_run, reference_optimum, run_job, summarise};
+use tessera_digits::eval::{EvalSummary, GameResult, common_run, reference_optimum, run_job, summarise};
 use tessera_digits::exact::optimum;
 use tessera_digits::expected::expected_score;
 use tessera_digits::format::{StrategyValueReport, ValueReport};
 use tessera_digits::process::judge_program;
 use tessera_digits::protocol::play;
-use tessera_digits::{Params, StrategyName, TestSet};
+use tessera_digits::{Params, Strategy, StrategyName, TestSet};
 
-use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted, stopped_early};
+use crate::common::{
+    Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted, stopped_early,
+};
 
 /// `tessera digits`.
 #[derive(Debug, Subcommand)]
@@ -306,42 +307,36 @@ fn strategy_value_text(r: &StrategyValueReport, threads: usize) -> String {
 
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
     let threads = args.threads.get();
-    let (records, name, params, strategy) = if args.shard.merge.is_empty() {
+    let run = |jobs: &Jobs<'_>| {
         let params = args.size.get()?;
         let name = args.strategy.strategy.resolve(params);
         let strategy = name.build(params)?;
-        let run = EvalRun {
-            jobs: args.games,
-            seed: args.seed.get(),
-            threads,
-            shard: args.shard.shard,
-            label: "digits eval".into(),
-        };
         let label = name.to_string();
-        let mut sink = args.shard.sink()?;
-        let records = run.run(&Budget::unlimited(), sink.as_deref_mut(), |_, seed| {
-            run_job(strategy.as_ref(), &label, params, seed)
-        })?;
-        (records, name, params, strategy)
-    } else {
-        // The strategy and size come from the records themselves.
-        let records = args.shard.merged::<GameResult>()?;
-        let (label, params) = common_run(&records).map_err(anyhow::Error::msg)?;
-        let name: StrategyName = label.parse()?;
-        (records, name, params, name.build(params)?)
+        let records =
+            jobs.run(args.games, args.seed.get(), threads, |_, seed| run_job(strategy.as_ref(), &label, params, seed))?;
+        Ok((records, (name, params, strategy)))
     };
-    if records.is_empty() {
-        bail!("no games were played");
+    let summary = |records: &[Record<GameResult>], known: Option<(StrategyName, Params, Box<dyn Strategy>)>| {
+        if records.is_empty() {
+            bail!("no games were played");
+        }
+        // Merged records say which strategy and size they are of.
+        let (name, params, strategy) = match known {
+            Some(known) => known,
+            None => {
+                let (label, params) = common_run(records).map_err(anyhow::Error::msg)?;
+                let name: StrategyName = label.parse()?;
+                (name, params, name.build(params)?)
+            }
+        };
+        let optimum = reference_optimum(params, threads);
+        Ok(summarise(&name.to_string(), params, records, optimum, strategy.exact_value()))
+    };
+    crate::common::eval(&args.shard, "digits eval", args.json, run, summary)
+}
+
+impl Summary for EvalSummary {
+    fn failed(&self) -> bool {
+        self.illegal > 0
     }
-    args.shard.report("digits eval", &records)?;
-    let summary =
-        summarise(&name.to_string(), params, &records, reference_optimum(params, threads), strategy.exact_value());
-    let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
-    if args.shard.jsonl.as_deref() == Some("-") {
-        eprint!("{text}");
-        std::io::stderr().flush()?;
-    } else {
-        emit(&text)?;
-    }
-    Ok(if summary.illegal > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }

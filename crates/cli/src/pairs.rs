@@ -1,17 +1,17 @@
 //! `tessera pairs ...`.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use tessera_core::eval::EvalRun;
+use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, portfolio};
 use tessera_core::svg::board_svg;
-use tessera_pairs::eval::{SeedResult, run_job, summarise};
+use tessera_pairs::eval::{EvalSummary, SeedResult, run_job, summarise};
 use tessera_pairs::format::{Game, ScoreReport, SolveReport};
 use tessera_pairs::generator::generate;
 use tessera_pairs::judge::{replay, score};
@@ -19,7 +19,7 @@ use tessera_pairs::moves::{format_moves, parse_moves};
 use tessera_pairs::solver::{Params, Solution, solve};
 use tessera_pairs::{Board, Move};
 
-use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json_sorted, write_file};
+use crate::common::{Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json_sorted, write_file};
 
 /// The contest's default budget: 9.5 s of its 10 s.
 const DEFAULT_BUDGET_MS: u64 = 9500;
@@ -251,36 +251,27 @@ fn solve_parallel(board: &Board, threads: usize, budget: &Budget, seed: u64) -> 
 }
 
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
-    let (records, budget_ms) = if args.shard.merge.is_empty() {
+    let run = |jobs: &Jobs<'_>| {
         let (a, b) = args.seeds;
-        let run = EvalRun {
-            jobs: (b - a + 1) as u64,
-            seed: args.seed.get(),
-            threads: args.threads.get(),
-            shard: args.shard.shard,
-            label: "pairs eval".into(),
-        };
-        let mut sink = args.shard.sink()?;
-        let records =
-            run.run(&Budget::unlimited(), sink.as_deref_mut(), |j, seed| run_job(a + j as i64, args.budget_ms, seed))?;
-        (records, Some(args.budget_ms))
-    } else {
-        (args.shard.merged::<SeedResult>()?, None)
+        let job = |j: u64, seed| run_job(a + j as i64, args.budget_ms, seed);
+        let records = jobs.run((b - a + 1) as u64, args.seed.get(), args.threads.get(), job)?;
+        Ok((records, args.budget_ms))
     };
-    if records.is_empty() {
-        bail!("no seeds were solved");
+    // The budget of merged records is not known.
+    let summary = |records: &[Record<SeedResult>], budget_ms: Option<u64>| {
+        if records.is_empty() {
+            bail!("no seeds were solved");
+        }
+        let results: Vec<SeedResult> = records.iter().map(|r| r.result.clone()).collect();
+        Ok(summarise(&results, budget_ms))
+    };
+    crate::common::eval(&args.shard, "pairs eval", args.json, run, summary)
+}
+
+impl Summary for EvalSummary {
+    fn failed(&self) -> bool {
+        self.invalid > 0
     }
-    args.shard.report("pairs eval", &records)?;
-    let results: Vec<SeedResult> = records.into_iter().map(|r| r.result).collect();
-    let summary = summarise(&results, budget_ms);
-    let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
-    if args.shard.jsonl.as_deref() == Some("-") {
-        eprint!("{text}");
-        std::io::stderr().flush()?;
-    } else {
-        emit(&text)?;
-    }
-    Ok(if summary.invalid > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
 fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {

@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
-use tessera_core::eval::EvalRun;
+use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Verdict};
 use tessera_core::svg::board_svg;
 use tessera_core::tour::plural;
-use tessera_tiling::eval::{EvalConfig, JobResult, run_job, summarise};
+use tessera_tiling::eval::{EvalConfig, EvalSummary, JobResult, run_job, summarise};
 use tessera_tiling::library;
 use tessera_tiling::random::{RandomSpec, planted};
 use tessera_tiling::report::{
@@ -23,8 +23,8 @@ use tessera_tiling::report::{
 use tessera_tiling::{EngineKind, Puzzle, Solution, Tiler, TilingError, meteor};
 
 use crate::common::{
-    BudgetArg, SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted, stopped_early,
-    write_file,
+    BudgetArg, Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted,
+    stopped_early, write_file,
 };
 
 /// What `tessera meteor` is, in the help of both parsers that know it.
@@ -339,35 +339,25 @@ enum Listing<W: Write> {
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {
-    let records = if args.shard.merge.is_empty() {
+    let run = |jobs: &Jobs<'_>| {
         let cfg = EvalConfig {
             spec: args.shape.spec()?,
             count: args.count,
             budget: Some(Duration::from_millis(args.budget_ms)),
             engine: args.engine.engine,
         };
-        let run = EvalRun {
-            jobs: args.puzzles,
-            seed: args.seed.get(),
-            threads: args.threads.get(),
-            shard: args.shard.shard,
-            label: "tiling eval".into(),
-        };
-        let mut sink = args.shard.sink()?;
-        run.run(&Budget::unlimited(), sink.as_deref_mut(), |_, seed| run_job(&cfg, seed))?
-    } else {
-        args.shard.merged::<JobResult>()?
+        let records = jobs.run(args.puzzles, args.seed.get(), args.threads.get(), |_, seed| run_job(&cfg, seed))?;
+        Ok((records, ()))
     };
-    args.shard.report("tiling eval", &records)?;
-    let summary = summarise(&records);
-    let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
-    // With the job lines on stdout, the summary goes to stderr so that stdout stays mergeable.
-    if args.shard.jsonl.as_deref() == Some("-") {
-        eprint!("{text}");
-    } else {
-        emit(&text)?;
+    crate::common::eval(&args.shard, "tiling eval", args.json, run, |records: &[Record<JobResult>], _| {
+        Ok(summarise(records))
+    })
+}
+
+impl Summary for EvalSummary {
+    fn failed(&self) -> bool {
+        self.wrong > 0
     }
-    Ok(if summary.wrong > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
 /// `tessera meteor`: prints exactly what the benchmark prints.

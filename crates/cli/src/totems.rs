@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use tessera_core::eval::EvalRun;
+use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Budget;
 use tessera_core::svg::board_svg;
-use tessera_totems::eval::{Bags, EvalConfig, JobResult, run_job, summarise};
+use tessera_totems::eval::{Bags, EvalConfig, EvalSummary, JobResult, run_job, summarise};
 use tessera_totems::format::{RoundReport, SolveReport};
 use tessera_totems::game::{LEVELS, PERFECT_ROUND, RoundConfig, play_round};
 use tessera_totems::solve::hybrid::solve;
@@ -18,7 +18,7 @@ use tessera_totems::solve::{Ctx, Solver};
 use tessera_totems::validate::validate;
 use tessera_totems::{Bag, PieceSet};
 
-use crate::common::{SeedArg, ShardArgs, ThreadsArg, at_least_one, emit, emit_json_sorted, write_file};
+use crate::common::{Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json_sorted, write_file};
 
 /// `tessera totems`.
 #[derive(Debug, Subcommand)]
@@ -218,27 +218,8 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {
-    let records = if args.shard.merge.is_empty() {
-        let (bags, default_jobs) = match (args.level, args.n, &args.bags) {
-            (Some(l), _, _) => (Bags::Level(l), 100),
-            (_, Some(n), _) => (Bags::Size(args.pieces, n), 100),
-            (_, _, Some(path)) => {
-                let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-                let mut list = Vec::new();
-                for (k, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-                    list.push(
-                        Bag::from_letters(args.pieces, line)
-                            .with_context(|| format!("{}:{}", path.display(), k + 1))?,
-                    );
-                }
-                if list.is_empty() {
-                    bail!("{}: no bags", path.display());
-                }
-                let n = list.len() as u64;
-                (Bags::List(list), n)
-            }
-            _ => return Err(crate::common::usage("say which bags: --level L, --n N or --bags FILE")),
-        };
+    let run = |jobs: &Jobs<'_>| {
+        let (bags, default_jobs) = eval_bags(args)?;
         let cfg = EvalConfig {
             bags,
             budget: Duration::from_millis(args.opts.budget_ms),
@@ -246,27 +227,43 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
             solver: args.opts.solver,
         };
         // Bags one after the other, each with all the solver's threads: honest wall-clock times.
-        let run = EvalRun {
-            jobs: args.rounds.unwrap_or(default_jobs),
-            seed: args.seed.get(),
-            threads: 1,
-            shard: args.shard.shard,
-            label: "totems eval".into(),
-        };
-        let mut sink = args.shard.sink()?;
-        run.run(&Budget::unlimited(), sink.as_deref_mut(), |j, seed| run_job(&cfg, j, seed))?
-    } else {
-        args.shard.merged::<JobResult>()?
+        let jobs_run = args.rounds.unwrap_or(default_jobs);
+        let records = jobs.run(jobs_run, args.seed.get(), 1, |j, seed| run_job(&cfg, j, seed))?;
+        Ok((records, ()))
     };
-    args.shard.report("totems eval", &records)?;
-    let summary = summarise(&records);
-    let text = if args.json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
-    if args.shard.jsonl.as_deref() == Some("-") {
-        eprint!("{text}");
-    } else {
-        emit(&text)?;
+    crate::common::eval(&args.shard, "totems eval", args.json, run, |records: &[Record<JobResult>], _| {
+        Ok(summarise(records))
+    })
+}
+
+/// The bags of `eval` and how many jobs to run by default: 100 of a level's or of a size's, or a
+/// file's bags once each.
+fn eval_bags(args: &EvalArgs) -> Result<(Bags, u64)> {
+    match (args.level, args.n, &args.bags) {
+        (Some(l), _, _) => Ok((Bags::Level(l), 100)),
+        (_, Some(n), _) => Ok((Bags::Size(args.pieces, n), 100)),
+        (_, _, Some(path)) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let mut list = Vec::new();
+            for (k, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                list.push(
+                    Bag::from_letters(args.pieces, line).with_context(|| format!("{}:{}", path.display(), k + 1))?,
+                );
+            }
+            if list.is_empty() {
+                bail!("{}: no bags", path.display());
+            }
+            let n = list.len() as u64;
+            Ok((Bags::List(list), n))
+        }
+        _ => Err(crate::common::usage("say which bags: --level L, --n N or --bags FILE")),
     }
-    Ok(if summary.invalid > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+impl Summary for EvalSummary {
+    fn failed(&self) -> bool {
+        self.invalid > 0
+    }
 }
 
 fn round(args: &RoundArgs) -> Result<ExitCode> {
