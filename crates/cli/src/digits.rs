@@ -1,9 +1,11 @@
 //! `tessera digits ...`.
 
+use std::ffi::OsStr;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use tessera_core::eval::{Progress, Record};
 use tessera_core::runtime::Budget;
@@ -39,9 +41,31 @@ pub enum DigitsCommand {
 /// `--strategy`.
 #[derive(Debug, Clone, Args)]
 pub struct StrategyArg {
-    /// Strategy: greedy, top1, top2, ..., best, optimal (see `tessera digits strategies`).
-    #[arg(long, short = 's', default_value = "best")]
+    /// Strategy (see `tessera digits strategies`).
+    #[arg(long, short = 's', default_value = "best", value_parser = StrategyNames)]
     strategy: StrategyName,
+}
+
+/// Reads `--strategy` as the library reads a strategy name (`top3`, `Top-3`, ...), and lists the
+/// kinds of names in the help. Not a `ValueEnum`: `topR` is a name for every R.
+#[derive(Copy, Clone, Debug)]
+struct StrategyNames;
+
+impl TypedValueParser for StrategyNames {
+    type Value = StrategyName;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<StrategyName, clap::Error> {
+        StringValueParser::new().try_map(|s| s.parse::<StrategyName>()).parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(StrategyName::HELP.iter().map(|&(name, what)| PossibleValue::new(name).help(what))))
+    }
 }
 
 /// `--n`, `--b`.
@@ -108,7 +132,7 @@ pub struct ValueArgs {
     #[command(flatten)]
     size: SizeArgs,
     /// Evaluate this strategy exactly (over the states it reaches) instead of the optimum.
-    #[arg(long, short = 's')]
+    #[arg(long, short = 's', value_parser = StrategyNames)]
     strategy: Option<StrategyName>,
     #[command(flatten)]
     threads: ThreadsArg,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
@@ -62,9 +62,50 @@ pub enum TilingCommand {
 /// `--engine`.
 #[derive(Debug, Clone, Args)]
 pub struct EngineArg {
-    /// Search engine: auto, fast, or dlx (generic dancing links).
-    #[arg(long, default_value = "auto")]
-    engine: EngineKind,
+    /// Search engine.
+    #[arg(long, value_enum, default_value_t = Engine::Auto)]
+    engine: Engine,
+}
+
+impl EngineArg {
+    /// The engine asked for.
+    fn kind(&self) -> EngineKind {
+        match self.engine {
+            Engine::Auto => EngineKind::Auto,
+            Engine::Fast => EngineKind::Fast,
+            Engine::Dlx => EngineKind::Dlx,
+        }
+    }
+}
+
+/// The search engines, by the names `--engine` takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Engine {
+    /// The fast search when the board fits (a bounding box of at most 4096 cells, at most 64 piece
+    /// types), dancing links otherwise.
+    Auto,
+    /// The fast bit-mask search.
+    Fast,
+    /// Generic dancing links (no pruning, no symmetry breaking).
+    Dlx,
+}
+
+/// The lattices, by the names `--lattice` takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum LatticeName {
+    /// Square cells.
+    Square,
+    /// Hexagonal cells, in rows shifted by half a cell.
+    Hex,
+}
+
+impl From<LatticeName> for Lattice {
+    fn from(name: LatticeName) -> Lattice {
+        match name {
+            LatticeName::Square => Lattice::Square,
+            LatticeName::Hex => Lattice::Hex,
+        }
+    }
 }
 
 /// `tessera tiling solve`.
@@ -104,9 +145,9 @@ pub struct SolveArgs {
 /// The shape of random puzzles (`random` and `eval`).
 #[derive(Debug, Clone, Args)]
 pub struct ShapeArgs {
-    /// Lattice: square or hex.
-    #[arg(long, default_value = "square")]
-    lattice: Lattice,
+    /// Lattice.
+    #[arg(long, value_enum, default_value_t = LatticeName::Square)]
+    lattice: LatticeName,
     /// Board width.
     #[arg(long, default_value_t = 6)]
     width: u32,
@@ -130,7 +171,7 @@ pub struct ShapeArgs {
 impl ShapeArgs {
     fn spec(&self) -> Result<RandomSpec> {
         let spec = RandomSpec {
-            lattice: self.lattice,
+            lattice: self.lattice.into(),
             width: self.width,
             height: self.height,
             holes: self.holes,
@@ -214,7 +255,7 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
     if let Some(path) = &args.svg {
         crate::common::check_writable(path)?;
     }
-    let tiler = match Tiler::within(&puzzle.problem, args.engine.engine, &budget) {
+    let tiler = match Tiler::within(&puzzle.problem, args.engine.kind(), &budget) {
         Err(TilingError::Stopped(reason)) => {
             eprintln!("note: stopped while building the tables: no answer");
             return Ok(stopped_early(Outcome::Stopped(reason)));
@@ -344,7 +385,7 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
             spec: args.shape.spec()?,
             count: args.count,
             budget: Some(Duration::from_millis(args.budget_ms)),
-            engine: args.engine.engine,
+            engine: args.engine.kind(),
         };
         let records = jobs.run(args.puzzles, args.seed.get(), args.threads.get(), |_, seed| run_job(&cfg, seed))?;
         Ok((records, ()))

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Budget;
@@ -41,11 +41,59 @@ pub struct SolveOpts {
     /// Time per bag in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = at_least_one)]
     budget_ms: u64,
-    /// Solver: hybrid (a solver per box), exact, strips, greedy or rects.
-    #[arg(long, default_value = "hybrid")]
-    solver: Solver,
+    /// Solver.
+    #[arg(long, value_enum, default_value_t = SolverName::Hybrid)]
+    solver: SolverName,
     #[command(flatten)]
     threads: ThreadsArg,
+}
+
+impl SolveOpts {
+    /// The solver asked for.
+    fn solver(&self) -> Solver {
+        match self.solver {
+            SolverName::Hybrid => Solver::Hybrid,
+            SolverName::Exact => Solver::Exact,
+            SolverName::Strips => Solver::Strips,
+            SolverName::Greedy => Solver::Greedy,
+            SolverName::Rects => Solver::Rects,
+        }
+    }
+}
+
+/// The solvers, by the names `--solver` takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum SolverName {
+    /// A solver per box, from the best box down.
+    Hybrid,
+    /// Exact tiling: finds a packing or proves there is none.
+    Exact,
+    /// Strips four cells high, each tiled exactly.
+    Strips,
+    /// Each piece where it touches the most, restarted until the bag fits.
+    Greedy,
+    /// Small rectangles of a few pieces, packed by a tree search.
+    Rects,
+}
+
+/// The piece sets, by the names `--pieces` takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Pieces {
+    /// The game's seven: I J L O S T Z.
+    #[value(alias = "tetromino")]
+    Tetrominoes,
+    /// The twelve: F I L N P T U V W X Y Z.
+    #[value(alias = "pentomino")]
+    Pentominoes,
+}
+
+impl From<Pieces> for PieceSet {
+    fn from(pieces: Pieces) -> PieceSet {
+        match pieces {
+            Pieces::Tetrominoes => PieceSet::Tetrominoes,
+            Pieces::Pentominoes => PieceSet::Pentominoes,
+        }
+    }
 }
 
 /// `tessera totems solve`.
@@ -54,9 +102,9 @@ pub struct SolveArgs {
     /// The bag: a file (`-`: stdin) holding letters (IJLOSTZ...) or the game's question JSON, or
     /// the letters themselves.
     bag: String,
-    /// Piece set of the letters: tetrominoes or pentominoes.
-    #[arg(long, default_value = "tetrominoes")]
-    pieces: PieceSet,
+    /// Piece set of the letters.
+    #[arg(long, value_enum, default_value_t = Pieces::Tetrominoes)]
+    pieces: Pieces,
     #[command(flatten)]
     opts: SolveOpts,
     /// Seed of the solvers' random choices.
@@ -82,9 +130,9 @@ pub struct EvalArgs {
     /// Bags read from a file, one per line as letters.
     #[arg(long, value_name = "FILE", group = "source")]
     bags: Option<PathBuf>,
-    /// Piece set for --n: tetrominoes or pentominoes.
-    #[arg(long, default_value = "tetrominoes")]
-    pieces: PieceSet,
+    /// Piece set for --n.
+    #[arg(long, value_enum, default_value_t = Pieces::Tetrominoes)]
+    pieces: Pieces,
     /// Number of bags (with --bags: the file's bags, once each, by default).
     #[arg(long, value_parser = at_least_one)]
     rounds: Option<u64>,
@@ -183,11 +231,11 @@ fn read_bag(arg: &str, set: PieceSet) -> Result<Bag> {
 }
 
 fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
-    let bag = read_bag(&args.bag, args.pieces)?;
+    let bag = read_bag(&args.bag, args.pieces.into())?;
     let budget = Budget::unlimited().with_time(Duration::from_millis(args.opts.budget_ms));
     let start = std::time::Instant::now();
     let solved =
-        solve(&bag, args.opts.solver, &Ctx { threads: args.opts.threads.get(), seed: args.seed, budget: &budget });
+        solve(&bag, args.opts.solver(), &Ctx { threads: args.opts.threads.get(), seed: args.seed, budget: &budget });
     let seconds = start.elapsed().as_secs_f64();
     // The judge's check, as in every test and eval: a solver bug must not pass for an answer.
     let checked = validate(&bag, &solved.answer).context("the solver's answer is invalid (a bug)")?;
@@ -224,7 +272,7 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
             bags,
             budget: Duration::from_millis(args.opts.budget_ms),
             threads: args.opts.threads.get(),
-            solver: args.opts.solver,
+            solver: args.opts.solver(),
         };
         // Bags one after the other, each with all the solver's threads: honest wall-clock times.
         let jobs_run = args.rounds.unwrap_or(default_jobs);
@@ -241,13 +289,14 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
 fn eval_bags(args: &EvalArgs) -> Result<(Bags, u64)> {
     match (args.level, args.n, &args.bags) {
         (Some(l), _, _) => Ok((Bags::Level(l), 100)),
-        (_, Some(n), _) => Ok((Bags::Size(args.pieces, n), 100)),
+        (_, Some(n), _) => Ok((Bags::Size(args.pieces.into(), n), 100)),
         (_, _, Some(path)) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
             let mut list = Vec::new();
             for (k, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
                 list.push(
-                    Bag::from_letters(args.pieces, line).with_context(|| format!("{}:{}", path.display(), k + 1))?,
+                    Bag::from_letters(args.pieces.into(), line)
+                        .with_context(|| format!("{}:{}", path.display(), k + 1))?,
                 );
             }
             if list.is_empty() {
@@ -270,7 +319,7 @@ fn round(args: &RoundArgs) -> Result<ExitCode> {
     let cfg = RoundConfig {
         budget: Duration::from_millis(args.opts.budget_ms),
         threads: args.opts.threads.get(),
-        solver: args.opts.solver,
+        solver: args.opts.solver(),
     };
     let seed = args.seed.get();
     if !args.until_perfect {

@@ -39,6 +39,18 @@ fn impossible_requests_are_refused() {
 }
 
 #[test]
+fn names_from_a_list_are_listed() {
+    let help = stdout(&tessera(&["tiling", "eval", "-h"]));
+    assert!(help.contains("[possible values: auto, fast, dlx]"), "{help}");
+    assert!(help.contains("[possible values: square, hex]"), "{help}");
+    let help = stdout(&tessera(&["digits", "value", "--help"]));
+    assert!(help.contains("- topR:"), "{help}");
+    let out = tessera(&["tiling", "solve", "meteor", "--engine", "magic"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("invalid value 'magic' for '--engine <ENGINE>'"), "{}", stderr(&out));
+}
+
+#[test]
 fn a_mismatch_with_stated_counts_fails_loudly() {
     let dir = scratch("mismatch");
     let file = dir.join("m.txt");

@@ -45,10 +45,20 @@ fn bad_bags_and_options_are_refused() {
     fails(&["totems", "solve", "IJQ"], "'Q' at position 3 is not one of the tetrominoes IJLOSTZ");
     fails(&["totems", "solve", " "], "the bag is empty");
     fails(&["totems", "solve", "{\"tick\": 1}"], "not a question of the game");
-    fails(&["totems", "solve", "IJ", "--solver", "magic"], "unknown solver");
+    fails(&["totems", "solve", "IJ", "--solver", "magic"], "[possible values: hybrid, exact, strips, greedy, rects]");
+    fails(&["totems", "solve", "IJ", "--pieces", "hexominoes"], "[possible values: tetrominoes, pentominoes]");
     fails(&["totems", "eval", "--level", "11"], "11");
     fails(&["totems", "eval"], "--level L, --n N or --bags FILE");
     fails(&["totems", "play", "--server", "ws://127.0.0.1:1"], "cannot connect");
+}
+
+#[test]
+fn names_are_listed_and_old_spellings_still_taken() {
+    let help = stdout(&tessera(&["totems", "solve", "-h"]));
+    assert!(help.contains("[possible values: hybrid, exact, strips, greedy, rects]"), "{help}");
+    let out = tessera(&["totems", "solve", "FILNP", "--pieces", "pentomino", "--solver", "exact"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("5 pieces"), "{}", stdout(&out));
 }
 
 #[test]
