@@ -3,7 +3,8 @@
 //! The engine ([`tessera_polyform::tiler`]) counts, lists or finds tilings; this crate adds the
 //! puzzle text format ([`puzzle`]), the shipped puzzles ([`library`]), the Benchmarks Game
 //! "meteor-contest" program ([`meteor`]), random puzzles with a planted tiling ([`random`]), an
-//! independent validator ([`validate`]), evaluation runs ([`eval`]) and reports ([`report`]).
+//! independent validator ([`validate`]), evaluation runs ([`eval`]), reports ([`report`]) and
+//! the demonstrations ([`demo`]).
 //!
 //! Count the tilings of a shipped puzzle, find one and check it independently:
 //!
@@ -22,6 +23,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod demo;
 pub mod eval;
 pub mod library;
 pub mod meteor;
@@ -30,41 +32,10 @@ pub mod random;
 pub mod report;
 pub mod validate;
 
+pub use demo::tour;
 pub use library::{builtin, builtin_names};
 pub use puzzle::{ParseError, Puzzle};
-use std::time::Instant;
 pub use tessera_polyform::tiler::{Counts, EngineKind, Solution, Tiler, TilingError};
-
-use tessera_core::runtime::Budget;
-use tessera_core::tour::Demo;
-
-/// The tiling entries of `tessera tour`: meteor, and the pentominoes on 6x10.
-pub fn tour(threads: usize) -> Vec<Demo> {
-    let start = Instant::now();
-    let tiler = meteor::tiler();
-    let m = meteor::solve(&tiler, u64::MAX, threads, &Budget::unlimited());
-    let mut demos = vec![Demo {
-        game: "tiling",
-        instance: "meteor".into(),
-        result: format!("{} solutions", m.found),
-        seconds: start.elapsed().as_secs_f64(),
-        ok: m.found == 2098,
-    }];
-    let start = Instant::now();
-    if let Some(p) = builtin("pentomino-6x10")
-        && let Ok(t) = Tiler::new(&p.problem)
-    {
-        let c = t.count(threads, &Budget::unlimited());
-        demos.push(Demo {
-            game: "tiling",
-            instance: "pentomino-6x10".into(),
-            result: format!("{} tilings ({} distinct)", c.raw, c.distinct),
-            seconds: start.elapsed().as_secs_f64(),
-            ok: Some(c.raw) == p.expect.raw && Some(c.distinct) == p.expect.distinct,
-        });
-    }
-    demos
-}
 
 /// Test helpers shared by the modules.
 #[cfg(test)]

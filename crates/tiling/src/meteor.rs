@@ -16,6 +16,9 @@ use tessera_polyform::tiler::Tiler;
 /// The meteor board's width (cells per row).
 const WIDTH: usize = 5;
 
+/// The name of the meteor puzzle among the built-in puzzles.
+pub const PUZZLE: &str = "meteor";
+
 /// What the program reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MeteorResult {
@@ -60,7 +63,7 @@ impl Extremes {
 
 /// A tiler for the meteor puzzle.
 pub fn tiler() -> Tiler {
-    let puzzle = builtin("meteor").unwrap_or_else(|| unreachable!("the meteor puzzle is built in"));
+    let puzzle = builtin(PUZZLE).unwrap_or_else(|| unreachable!("the meteor puzzle is built in"));
     Tiler::new(&puzzle.problem).unwrap_or_else(|e| unreachable!("meteor fits the fast engine: {e}"))
 }
 

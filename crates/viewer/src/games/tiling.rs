@@ -8,9 +8,10 @@ use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Budget;
 use tessera_core::stats::Rate;
+use tessera_tiling::demo::DEMOS;
 use tessera_tiling::eval::{EvalSummary, JobResult};
 use tessera_tiling::report::{CountReport, SolutionJson, SolutionList};
-use tessera_tiling::{Puzzle, Tiler, builtin};
+use tessera_tiling::{Puzzle, Tiler};
 
 use super::{Converted, DocError, records};
 use crate::view::{Cell, Chart, Charts, Replay, Step, View};
@@ -104,12 +105,9 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
     Ok(Some((GAME, "eval", vec![View::Charts(Charts { title: "tiling evaluation".into(), figures, charts })])))
 }
 
-/// Every solution of meteor, and every distinct tiling of the pentominoes on 6x10.
+/// The game's demonstrations ([`DEMOS`]): each puzzle's solutions, up to symmetry if it says so.
 pub fn demo(_threads: usize) -> Vec<View> {
-    [("meteor", false), ("pentomino-6x10", true)]
-        .into_iter()
-        .filter_map(|(name, distinct)| builtin(name).map(|p| View::Replay(solutions(&p, distinct))))
-        .collect()
+    DEMOS.iter().filter_map(|d| d.puzzle().map(|p| View::Replay(solutions(&p, d.distinct)))).collect()
 }
 
 /// The solutions of a puzzle (at most [`MAX_SOLUTIONS`]), as a replay.
@@ -130,10 +128,10 @@ pub fn solutions(puzzle: &Puzzle, distinct: bool) -> Replay {
 #[cfg(test)]
 mod tests {
     use tessera_core::eval::Record;
-    use tessera_tiling::EngineKind;
     use tessera_tiling::eval::{EvalConfig, run_job, summarise};
     use tessera_tiling::random::RandomSpec;
     use tessera_tiling::report::{PuzzleInfo, SolutionListWriter};
+    use tessera_tiling::{EngineKind, builtin};
 
     use super::*;
     use crate::games::document;
