@@ -7,7 +7,8 @@
 //! * [`solve`]: the solvers (exact, strips, greedy, rectangles) and the hybrid that combines
 //!   them box by box;
 //! * [`game`]: levels and rounds; [`net`]: the game's protocol, a local server and the bot;
-//! * [`eval`]: evaluation runs; [`format`](mod@format): what the commands write as JSON.
+//! * [`eval`]: evaluation runs; [`format`](mod@format): what the commands write as JSON;
+//! * [`demo`]: the demonstrations of `tessera tour` and the viewer.
 //!
 //! Pack a bag within a time budget and check the answer as the game's judge would:
 //!
@@ -29,6 +30,7 @@
 
 pub mod answer;
 pub mod bag;
+pub mod demo;
 pub mod eval;
 pub mod format;
 pub mod game;
@@ -39,42 +41,8 @@ pub mod validate;
 
 pub use answer::{Answer, Placed};
 pub use bag::Bag;
+pub use demo::tour;
 pub use shapes::PieceSet;
-
-use std::time::{Duration, Instant};
-
-use tessera_core::rng::Rng64;
-use tessera_core::runtime::Budget;
-use tessera_core::tour::Demo;
-
-/// The totems entries of `tessera tour`: a level-9 bag (the first of seeds 0, 1, ... with an
-/// even number of T, so that its best box, 32x32, can be reached) and a level-10 bag, each solved
-/// within the game's second.
-pub fn tour(threads: usize) -> Vec<Demo> {
-    let level_9 = (0..)
-        .map(|seed| game::level_bag(9, &mut Rng64::seed(seed)))
-        .find(|b| b.count_of('T') % 2 == 0)
-        .unwrap_or_else(|| game::level_bag(9, &mut Rng64::seed(0)));
-    let level_10 = game::level_bag(10, &mut Rng64::seed(0));
-    [("level 9", level_9), ("level 10", level_10)]
-        .into_iter()
-        .map(|(name, bag)| {
-            let start = Instant::now();
-            let budget = Budget::unlimited().with_time(Duration::from_secs(1));
-            let s =
-                solve::hybrid::solve(&bag, solve::Solver::Hybrid, &solve::Ctx { threads, seed: 0, budget: &budget });
-            let valid = validate::validate(&bag, &s.answer).is_ok();
-            let (w, h) = s.answer.bbox();
-            Demo {
-                game: "totems",
-                instance: format!("{name} ({} pieces)", bag.len()),
-                result: format!("{w}x{h}, score {}", s.score),
-                seconds: start.elapsed().as_secs_f64(),
-                ok: valid && s.optimal(),
-            }
-        })
-        .collect()
-}
 
 /// Test helpers shared by the modules.
 #[cfg(test)]

@@ -2,18 +2,14 @@
 //! histogram of answer times.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
-use tessera_core::rng::Rng64;
-use tessera_core::runtime::Budget;
 use tessera_core::stats::Rate;
+use tessera_totems::demo::{demo_bags, solve_demo};
 use tessera_totems::eval::{EvalSummary, JobResult};
 use tessera_totems::format::SolveReport;
-use tessera_totems::game::level_bag;
-use tessera_totems::solve::{Ctx, Solver, hybrid};
 use tessera_totems::{Answer, Bag};
 
 use super::{Converted, DocError, records};
@@ -112,15 +108,13 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
     Ok(Some((GAME, "eval", vec![View::Charts(Charts { title: "totems evaluation".into(), figures, charts })])))
 }
 
-/// A level-9 and a level-10 bag, each packed within the game's second.
+/// The game's demonstration bags ([`demo_bags`]), each packed within the game's second.
 pub fn demo(threads: usize) -> Vec<View> {
-    [9, 10]
+    demo_bags()
         .into_iter()
-        .map(|level| {
-            let bag = level_bag(level, &mut Rng64::seed(u64::from(level)));
-            let budget = Budget::unlimited().with_time(Duration::from_secs(1));
-            let s = hybrid::solve(&bag, Solver::Hybrid, &Ctx { threads, seed: 0, budget: &budget });
-            View::Board(answer_board(&format!("level {level}"), &bag, &s.answer, s.optimal()))
+        .map(|(name, bag)| {
+            let s = solve_demo(&bag, threads);
+            View::Board(answer_board(name, &bag, &s.answer, s.optimal()))
         })
         .collect()
 }
@@ -138,9 +132,13 @@ pub fn answer_board(title: &str, bag: &Bag, answer: &Answer, optimal: bool) -> B
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use tessera_core::eval::Record;
+    use tessera_core::runtime::Budget;
     use tessera_totems::PieceSet;
     use tessera_totems::eval::{Bags, EvalConfig, run_job, summarise};
+    use tessera_totems::solve::{Ctx, Solver, hybrid};
     use tessera_totems::validate::validate;
 
     use super::*;
