@@ -11,7 +11,7 @@
 //! * [`expected`]: the exact expected score of any strategy (no simulation);
 //! * [`protocol`], [`process`]: the interactive protocol (player and judge), judging a program;
 //! * [`eval`]: simulated games and the odds of passing each test set;
-//! * [`format`](mod@format): what the commands write as JSON.
+//! * [`format`](mod@format): what the commands write as JSON; [`demo`]: the demonstrations.
 //!
 //! Play a game with a strategy, then value the strategy exactly against the optimum S:
 //!
@@ -31,6 +31,7 @@
 //! ```
 
 pub mod count;
+pub mod demo;
 pub mod eval;
 pub mod exact;
 pub mod expected;
@@ -42,48 +43,10 @@ pub mod protocol;
 pub mod state;
 pub mod strategy;
 
+pub use demo::tour;
 pub use params::{Params, TestSet};
 pub use state::{State, Towers};
 pub use strategy::{Strategy, StrategyName};
-
-use std::time::Instant;
-
-use tessera_core::runtime::Budget;
-use tessera_core::tour::Demo;
-
-/// The digits entries of `tessera tour`: a judged run of test set 2 with the `best` strategy
-/// (player and judge on two threads, over pipes), and the exact S of a mid-size game computed two
-/// independent ways (layer by layer, and as the value of the optimal policy's table).
-pub fn tour(threads: usize) -> Vec<Demo> {
-    let mut demos = Vec::new();
-    let start = Instant::now();
-    if let Ok((judged, played)) = protocol::judge_in_process(TestSet::SET2, 0, StrategyName::Best) {
-        let agreed = played.as_ref().is_ok_and(|p| p.total == judged.total && p.passed == Some(judged.passed));
-        let ratio = judged.total as f64 / TestSet::SET2.p as f64;
-        let verdict = if judged.passed { "passed" } else { "failed" };
-        demos.push(Demo {
-            game: "digits",
-            instance: "set 2 (50 games)".into(),
-            result: format!("{verdict}, total {ratio:.4} P ({})", StrategyName::Best.resolve(Params::OFFICIAL)),
-            seconds: start.elapsed().as_secs_f64(),
-            ok: judged.passed && agreed,
-        });
-    }
-    let start = Instant::now();
-    let params = Params { n: 14, b: 10 };
-    let layered = exact::optimum(params, threads, &Budget::unlimited(), &mut |_, _| {});
-    let table = StrategyName::Optimal.build(params).ok().and_then(|s| s.exact_value());
-    if let (Ok(o), Some(v)) = (layered, table) {
-        demos.push(Demo {
-            game: "digits",
-            instance: format!("S, N={} B={}", params.n, params.b),
-            result: format!("{:.2} ({} states)", o.value, o.states),
-            seconds: start.elapsed().as_secs_f64(),
-            ok: (o.value - v).abs() <= 1e-12 * v,
-        });
-    }
-    demos
-}
 
 /// Test helpers shared by the modules.
 #[cfg(test)]

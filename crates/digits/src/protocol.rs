@@ -223,12 +223,29 @@ pub struct JudgeReport {
     pub seconds: f64,
 }
 
+/// The judge's digits: uniform, drawn from one seed for a whole run, game after game.
+#[derive(Clone, Debug)]
+pub struct Dealer(Rng64);
+
+impl Dealer {
+    /// The digits of the run of seed `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Dealer {
+        Dealer(Rng64::seed(seed))
+    }
+
+    /// The next digit.
+    pub fn deal(&mut self) -> u8 {
+        self.0.below(10) as u8
+    }
+}
+
 /// Runs one judged run: writes the set and the digits (drawn from `seed`) to `to_player`, reads
 /// the answers from `from_player`, and writes the verdict. A player that breaks the rules or goes
 /// away ends the run with a [`Fault`].
 pub fn judge(set: TestSet, seed: u64, from_player: impl BufRead, to_player: impl Write) -> JudgeReport {
     let (mut input, mut output) = (from_player, to_player);
-    let mut rng = Rng64::seed(seed);
+    let mut dealer = Dealer::new(seed);
     let start = Instant::now();
     let mut report = JudgeReport { set, seed, scores: Vec::new(), total: 0, passed: false, fault: None, seconds: 0.0 };
     let n = i64::from(set.params.n);
@@ -241,7 +258,7 @@ pub fn judge(set: TestSet, seed: u64, from_player: impl BufRead, to_player: impl
             let mut score = 0u64;
             for block in 1..=set.params.blocks() {
                 let fault = |violation| Fault { game, block, violation };
-                let digit = rng.below(10);
+                let digit = u64::from(dealer.deal());
                 write_line(&mut output, &digit.to_string()).map_err(|_| fault(Violation::Gone))?;
                 let line = match read_line(&mut input) {
                     Ok(Some(line)) => line,

@@ -4,10 +4,10 @@
 use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
-use tessera_core::rng::Rng64;
+use tessera_digits::Params;
+use tessera_digits::demo::{self, first_game};
 use tessera_digits::eval::{EvalSummary, GameResult};
 use tessera_digits::params::{POW10, known_optimum};
-use tessera_digits::{Params, State, StrategyName, Towers};
 
 use super::{Converted, DocError, records};
 use crate::view::{Chart, Charts, Replay, Step, View};
@@ -67,30 +67,34 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
     Ok(Some((GAME, "eval", vec![View::Charts(Charts { title: format!("digits: {strategy}"), figures, charts })])))
 }
 
-/// One official game played by the `best` strategy, block by block.
+/// The first game of the game's demonstration run ([`first_game`]), replayed block by block.
 pub fn demo(_threads: usize) -> Vec<View> {
-    let params = Params::OFFICIAL;
-    let name = StrategyName::Best.resolve(params);
-    let Ok(strategy) = name.build(params) else { return Vec::new() };
-    let mut rng = Rng64::seed(1);
-    let (mut state, mut towers) = (State::new(params), Towers::new(params));
+    let Ok(blocks) = first_game() else { return Vec::new() };
+    let params = demo::SET.params;
     let top = params.b as i32 - 1;
     let start = (0..params.n as i32).flat_map(|c| (0..=top).map(move |r| (c, r, ".".to_string()))).collect();
-    let mut steps = Vec::new();
     let mut score = 0u64;
-    for k in 0..params.blocks() {
-        let digit = rng.below(10) as u8;
-        let h = strategy.choose(&state, digit);
-        let (Ok(()), Some(tower)) = (state.place(h), towers.take(h)) else { break };
-        score += u64::from(digit) * POW10[h as usize];
-        let cell = (tower as i32, top - h as i32);
-        steps.push(Step {
-            set: vec![(cell.0, cell.1, digit.to_string())],
-            marks: vec![cell],
-            caption: format!("block {}: {digit} on tower {} at height {h}; score {score}", k + 1, tower + 1),
-            ..Step::default()
-        });
-    }
+    let steps = blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            score += u64::from(b.digit) * POW10[b.height as usize];
+            let cell = (b.tower as i32, top - b.height as i32);
+            Step {
+                set: vec![(cell.0, cell.1, b.digit.to_string())],
+                marks: vec![cell],
+                caption: format!(
+                    "block {}: {} on tower {} at height {}; score {score}",
+                    k + 1,
+                    b.digit,
+                    b.tower + 1,
+                    b.height
+                ),
+                ..Step::default()
+            }
+        })
+        .collect();
+    let name = demo::STRATEGY.resolve(params);
     let title = format!("one game of {} towers of {}, played by {name}", params.n, params.b);
     vec![View::Replay(Replay::new(title, Lattice::Square, start, steps, "block"))]
 }
