@@ -8,15 +8,14 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
-use tessera_core::rng::Rng64;
-use tessera_core::runtime::{Budget, portfolio};
+use tessera_core::runtime::Budget;
 use tessera_core::svg::board_svg;
 use tessera_pairs::eval::{EvalSummary, SeedResult, run_job, summarise};
 use tessera_pairs::format::{Game, ScoreReport, SolveReport};
 use tessera_pairs::generator::generate;
 use tessera_pairs::judge::{replay, score};
 use tessera_pairs::moves::{format_moves, parse_moves};
-use tessera_pairs::solver::{Params, Solution, solve};
+use tessera_pairs::solver::{Params, solve_portfolio};
 use tessera_pairs::{Board, Move};
 
 use crate::common::{Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json_sorted, write_file};
@@ -212,7 +211,7 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     };
     let seed = args.seed.get();
     let budget = Budget::unlimited().with_time(std::time::Duration::from_millis(args.budget_ms));
-    let sol = solve_parallel(&board, args.threads as usize, &budget, seed);
+    let sol = solve_portfolio(&board, &Params::default(), args.threads as usize, &budget, seed);
     let verdict = score(&board, &sol.moves);
     if verdict.invalid.is_some() {
         bail!("internal error: the solver's moves fail the judge: {:?}", verdict.invalid);
@@ -231,23 +230,6 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `threads` independent searches; the first to clear the board wins, else the fewest left.
-fn solve_parallel(board: &Board, threads: usize, budget: &Budget, seed: u64) -> Solution {
-    let best = std::sync::Mutex::new(None::<Solution>);
-    let cleared = portfolio(threads, budget, |k, b| {
-        let sol = solve(board, &Params::default(), b, &mut Rng64::seed(seed.wrapping_add(k as u64)));
-        if sol.left == 0 {
-            return Some(sol);
-        }
-        let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
-        if best.as_ref().is_none_or(|s| sol.left < s.left) {
-            *best = Some(sol);
-        }
-        None
-    });
-    cleared.or_else(|| best.into_inner().unwrap_or_else(|e| e.into_inner())).expect("at least one search ran")
 }
 
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {

@@ -4,11 +4,12 @@
 //! * [`ruin`]: ruin and recreate around the tiles left over;
 //! * [`local`]: the small search with undo that both use to pair the tiles in play (one trial
 //!   over every tile is a randomised greedy that cannot be extended);
-//! * [`search`]: rounds of the above, restarted when ruin and recreate stalls.
+//! * [`search`]: rounds of the above, restarted when ruin and recreate stalls; independent
+//!   searches in parallel ([`solve_portfolio`]).
 
 pub mod local;
 pub mod region;
 pub mod ruin;
 pub mod search;
 
-pub use search::{Params, Solution, solve};
+pub use search::{Params, Solution, solve, solve_portfolio};

@@ -6,11 +6,13 @@
 //! without progress, and the next round starts from a fresh sweep; that number grows from round
 //! to round, so that a board that needs a long search still gets it.
 
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rand::Rng;
 use serde::Serialize;
-use tessera_core::runtime::{Budget, Outcome, Stop};
+use tessera_core::rng::Rng64;
+use tessera_core::runtime::{Budget, Outcome, Stop, portfolio};
 
 use super::local::Local;
 use super::region::{RegionParams, RegionScratch, region_sweep};
@@ -60,6 +62,25 @@ pub struct Solution {
     pub seconds: f64,
     /// Whether the search ended by clearing the board, or was stopped.
     pub outcome: Outcome,
+}
+
+/// Runs `threads` independent searches (solver seeds `seed`, `seed + 1`, ...) within the budget:
+/// the first to clear the board wins, else the one with the fewest tiles left.
+#[must_use]
+pub fn solve_portfolio(board: &Board, params: &Params, threads: usize, budget: &Budget, seed: u64) -> Solution {
+    let best = Mutex::new(None::<Solution>);
+    let cleared = portfolio(threads, budget, |k, b| {
+        let sol = solve(board, params, b, &mut Rng64::seed(seed.wrapping_add(k as u64)));
+        if sol.left == 0 {
+            return Some(sol);
+        }
+        let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|s| sol.left < s.left) {
+            *best = Some(sol);
+        }
+        None
+    });
+    cleared.or_else(|| best.into_inner().unwrap_or_else(|e| e.into_inner())).expect("at least one search ran")
 }
 
 /// Searches until the board is clear or the budget runs out.

@@ -41,7 +41,7 @@ pub const GAMES: [(&str, &str); 5] = [
     ("tiling", "every solution of meteor and of the pentominoes on 6x10"),
     ("totems", "a level-9 and a level-10 bag"),
     ("digits", "one official game played by the best strategy"),
-    ("pairs", "the contest's example 2 (30 x 30, 4 colours), cleared move by move"),
+    ("pairs", "the contest's examples 2 (30 x 30, 4 colours) and 3 (100 x 100, 6 colours), move by move"),
     ("hextris", "problem 6, seed 0, solved in a second and replayed by the judge"),
 ];
 

@@ -1,19 +1,15 @@
 //! pairs: a replay of removals on the board, the tiles left over outlined; an evaluation as the
 //! clear rate (overall and per number of colours), search times and the seeds not cleared.
 
-use std::time::Duration;
-
 use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
-use tessera_core::rng::Rng64;
-use tessera_core::runtime::Budget;
 use tessera_core::stats::Rate;
+use tessera_pairs::demo::{BOARDS, solve_demo};
 use tessera_pairs::eval::{EvalSummary, SeedResult};
 use tessera_pairs::format::{Game, ScoreReport, SolveReport};
 use tessera_pairs::generator::generate;
 use tessera_pairs::judge::replay;
-use tessera_pairs::solver::{Params, solve};
 use tessera_pairs::{Board, Move};
 
 use super::{Converted, DocError, records};
@@ -96,12 +92,15 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
     Ok(Some((GAME, "eval", views)))
 }
 
-/// The contest's example 2 (30 x 30, 4 colours), solved now.
-pub fn demo(_threads: usize) -> Vec<View> {
-    let board = generate(2);
-    let mut budget = Budget::unlimited().with_time(Duration::from_secs(2));
-    let sol = solve(&board, &Params::default(), &mut budget, &mut Rng64::seed(1));
-    vec![View::Replay(removals("seed 2, solved now", &board, &sol.moves))]
+/// The game's demonstration boards ([`BOARDS`]), solved now and replayed move by move.
+pub fn demo(threads: usize) -> Vec<View> {
+    BOARDS
+        .into_iter()
+        .map(|seed| {
+            let (board, sol) = solve_demo(seed, threads);
+            View::Replay(removals(&format!("seed {seed}, solved now"), &board, &sol.moves))
+        })
+        .collect()
 }
 
 /// The replay of `moves` on `board`, as the independent judge replays them: each valid move clears
