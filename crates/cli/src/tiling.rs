@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
@@ -15,7 +15,7 @@ use tessera_core::runtime::{Budget, Outcome, Verdict};
 use tessera_core::svg::board_svg;
 use tessera_core::tour::plural;
 use tessera_tiling::eval::{EvalConfig, EvalSummary, JobResult, run_job, summarise};
-use tessera_tiling::library;
+use tessera_tiling::library::{self, OpenError};
 use tessera_tiling::random::{RandomSpec, planted};
 use tessera_tiling::report::{
     CountReport, FirstReport, FirstStatus, PuzzleInfo, SolutionJson, SolutionListWriter, list_builtin,
@@ -251,7 +251,7 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
     let start = Instant::now();
     // The budget covers building the tables too.
     let budget = Budget::unlimited().with_time_opt(args.budget.get());
-    let puzzle = library::open(&args.puzzle)?;
+    let puzzle = library::open(&args.puzzle).map_err(with_example_hint)?;
     if let Some(path) = &args.svg {
         crate::common::check_writable(path)?;
     }
@@ -260,6 +260,7 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
             eprintln!("note: stopped while building the tables: no answer");
             return Ok(stopped_early(Outcome::Stopped(reason)));
         }
+        Err(e @ TilingError::TooBigForFast(..)) => return Err(with_engine_hint(&e)),
         built => built?,
     };
     let threads = args.threads.get();
@@ -307,6 +308,21 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
         bail!(m);
     }
     Ok(if outcome.is_complete() { ExitCode::SUCCESS } else { stopped_early(outcome) })
+}
+
+/// An empty puzzle file's error, with where to find an example.
+fn with_example_hint(e: OpenError) -> anyhow::Error {
+    match e {
+        OpenError::Empty(_) => anyhow!("{e} (see `tessera tiling show meteor`)"),
+        e => e.into(),
+    }
+}
+
+/// The fast engine's refusal of a puzzle, with the option that gets around it (said once: the
+/// engine's own message may name it already).
+fn with_engine_hint(e: &TilingError) -> anyhow::Error {
+    let text = e.to_string();
+    if text.contains("--engine") { anyhow!(text) } else { anyhow!("{text}; use --engine dlx") }
 }
 
 /// The text of `--first`: the puzzle, the tiling found (or why there is none) and the time.

@@ -159,7 +159,7 @@ impl std::fmt::Display for EvalSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "puzzles: {} (mean {:.1} cells)", self.jobs, self.cells.mean)?;
         if self.skipped > 0 {
-            writeln!(f, "skipped: {} (no puzzle could be made from the seed; see --json for why)", self.skipped)?;
+            writeln!(f, "skipped: {} (no puzzle could be made from the seed; the job records say why)", self.skipped)?;
         }
         writeln!(f, "solved:  {}", self.solved)?;
         writeln!(f, "wrong:   {}", self.wrong)?;

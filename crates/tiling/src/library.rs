@@ -41,6 +41,9 @@ pub enum OpenError {
     /// The file could not be read.
     #[error("cannot read {0}: {1}")]
     Read(String, String),
+    /// The file is empty.
+    #[error("{0}: the file is empty: a puzzle needs a board and pieces")]
+    Empty(String),
     /// The file is not a puzzle.
     #[error("{0}: {1}")]
     Parse(String, ParseError),
@@ -63,6 +66,9 @@ pub fn open(source: &str) -> Result<Puzzle, OpenError> {
         })?;
     } else {
         return builtin(source).ok_or_else(|| OpenError::NotFound(source.into()));
+    }
+    if text.trim().is_empty() {
+        return Err(OpenError::Empty(source.into()));
     }
     Puzzle::parse(&text).map_err(|e| OpenError::Parse(source.into(), e))
 }

@@ -148,7 +148,7 @@ impl Puzzle {
             }
         }
         if text.trim().is_empty() {
-            return err(0, "the file is empty: a puzzle needs a board and pieces (see `tessera tiling show meteor`)");
+            return err(0, "the file is empty: a puzzle needs a board and pieces");
         }
         let lattice = lattice.unwrap_or(Lattice::Square);
         let mut board = None;

@@ -22,7 +22,10 @@ fn malformed_file_names_the_line() {
     std::fs::write(&file, "lattice square\nboard\n###\n\npiece AB\n#\n").unwrap();
     fails_with(&["tiling", "solve", file.to_str().unwrap()], "line 5: piece label \"AB\" must be one character");
     std::fs::write(&file, "").unwrap();
-    fails_with(&["tiling", "solve", file.to_str().unwrap()], "empty");
+    fails_with(
+        &["tiling", "solve", file.to_str().unwrap()],
+        "the file is empty: a puzzle needs a board and pieces (see `tessera tiling show meteor`)",
+    );
     std::fs::write(&file, [0xff, 0xfe, 0x00]).unwrap();
     fails_with(&["tiling", "solve", file.to_str().unwrap()], "UTF-8");
 }
@@ -48,6 +51,18 @@ fn names_from_a_list_are_listed() {
     let out = tessera(&["tiling", "solve", "meteor", "--engine", "magic"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("invalid value 'magic' for '--engine <ENGINE>'"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_puzzle_too_big_for_the_fast_engine_names_the_other_engine_once() {
+    let dir = scratch("too-big");
+    let file = dir.join("big.txt");
+    let row = "#".repeat(70);
+    std::fs::write(&file, format!("board\n{}\n\npiece A x4900\n#\n", vec![row; 70].join("\n"))).unwrap();
+    let out = tessera(&["tiling", "solve", file.to_str().unwrap(), "--engine", "fast"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("the fast engine takes boards") && err.matches("--engine dlx").count() == 1, "{err}");
 }
 
 #[test]
