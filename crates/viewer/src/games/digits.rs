@@ -68,7 +68,7 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
 }
 
 /// The first game of the game's demonstration run ([`first_game`]), replayed block by block.
-pub fn demo(_threads: usize) -> Vec<View> {
+pub(crate) fn demo(_threads: usize) -> Vec<View> {
     let Ok(blocks) = first_game() else { return Vec::new() };
     let params = demo::SET.params;
     let top = params.b as i32 - 1;

@@ -4,11 +4,11 @@
 //! crate), or by its `"game"` field; a JSON-lines file (one object per line) is an evaluation
 //! run's job records.
 
-pub mod digits;
+mod digits;
 pub mod hextris;
-pub mod pairs;
-pub mod tiling;
-pub mod totems;
+mod pairs;
+mod tiling;
+mod totems;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;

@@ -93,7 +93,7 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
 }
 
 /// The game's demonstration boards ([`BOARDS`]), solved now and replayed move by move.
-pub fn demo(threads: usize) -> Vec<View> {
+pub(crate) fn demo(threads: usize) -> Vec<View> {
     BOARDS
         .into_iter()
         .map(|seed| {
@@ -105,7 +105,7 @@ pub fn demo(threads: usize) -> Vec<View> {
 
 /// The replay of `moves` on `board`, as the independent judge replays them: each valid move clears
 /// its two tiles; a last step outlines the tiles left.
-pub fn removals(title: &str, board: &Board, moves: &[Move]) -> Replay {
+pub(crate) fn removals(title: &str, board: &Board, moves: &[Move]) -> Replay {
     let start: Vec<Cell> = (0..board.height())
         .flat_map(|r| (0..board.width()).map(move |c| (c as i32, r as i32, board.get(r, c).to_string())))
         .collect();

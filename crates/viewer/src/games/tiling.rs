@@ -19,7 +19,7 @@ use crate::view::{Cell, Chart, Charts, Replay, Step, View};
 const GAME: &str = "tiling";
 
 /// Most solutions one replay holds (a bigger list is cut, and says so).
-pub const MAX_SOLUTIONS: usize = 5000;
+pub(crate) const MAX_SOLUTIONS: usize = 5000;
 
 /// A solve output (a list of solutions, or counts) or an eval summary; `None` for any other
 /// document.
@@ -106,12 +106,12 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
 }
 
 /// The game's demonstrations ([`DEMOS`]): each puzzle's solutions, up to symmetry if it says so.
-pub fn demo(_threads: usize) -> Vec<View> {
+pub(crate) fn demo(_threads: usize) -> Vec<View> {
     DEMOS.iter().filter_map(|d| d.puzzle().map(|p| View::Replay(solutions(&p, d.distinct)))).collect()
 }
 
 /// The solutions of a puzzle (at most [`MAX_SOLUTIONS`]), as a replay.
-pub fn solutions(puzzle: &Puzzle, distinct: bool) -> Replay {
+pub(crate) fn solutions(puzzle: &Puzzle, distinct: bool) -> Replay {
     let lattice = puzzle.problem.lattice;
     let Ok(tiler) = Tiler::new(&puzzle.problem) else { return replay(&puzzle.name, lattice, Vec::new(), 0) };
     let mut all = Vec::new();

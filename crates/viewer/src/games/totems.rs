@@ -30,7 +30,7 @@ pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
 
 /// The cells of a packing's box (`y` up in the game, row 0 at the top in a picture), `.` where
 /// no piece is.
-pub fn answer_cells(shapes: &[(String, Vec<(i32, i32)>)]) -> Vec<Cell> {
+pub(crate) fn answer_cells(shapes: &[(String, Vec<(i32, i32)>)]) -> Vec<Cell> {
     let all = || shapes.iter().flat_map(|s| &s.1);
     let (w, top) = (all().map(|c| c.0).max().unwrap_or(0), all().map(|c| c.1).max().unwrap_or(0));
     let mut grid: BTreeMap<(i32, i32), String> =
@@ -109,7 +109,7 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
 }
 
 /// The game's demonstration bags ([`demo_bags`]), each packed within the game's second.
-pub fn demo(threads: usize) -> Vec<View> {
+pub(crate) fn demo(threads: usize) -> Vec<View> {
     demo_bags()
         .into_iter()
         .map(|(name, bag)| {
@@ -120,7 +120,7 @@ pub fn demo(threads: usize) -> Vec<View> {
 }
 
 /// A packing as a board.
-pub fn answer_board(title: &str, bag: &Bag, answer: &Answer, optimal: bool) -> Board {
+pub(crate) fn answer_board(title: &str, bag: &Bag, answer: &Answer, optimal: bool) -> Board {
     let letters: Vec<char> = bag.set.letters().chars().collect();
     let shapes: Vec<(String, Vec<(i32, i32)>)> =
         answer.placed.iter().map(|p| (letters[p.kind].to_string(), p.cells.clone())).collect();
