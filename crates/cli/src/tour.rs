@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
+use serde::Serialize;
+use tessera_core::tour::{Demo, plural};
 
-use tessera_core::tour::plural;
-
-use crate::common::{ThreadsArg, emit, emit_json};
+use crate::common::{ThreadsArg, emit, emit_json_sorted};
 
 /// `tessera tour`.
 #[derive(Debug, Args)]
@@ -18,6 +18,19 @@ pub struct TourArgs {
     json: bool,
     #[command(flatten)]
     threads: ThreadsArg,
+}
+
+/// What `tour --json` writes (its keys sorted, as they have always been).
+#[derive(Debug, Serialize)]
+struct TourReport {
+    /// Worker threads.
+    threads: usize,
+    /// Every demonstration.
+    demos: Vec<Demo>,
+    /// Whether every one is ok.
+    ok: bool,
+    /// Wall time of the whole tour.
+    seconds: f64,
 }
 
 /// Runs the tour.
@@ -39,7 +52,7 @@ pub fn run(args: &TourArgs) -> Result<ExitCode> {
     let all_ok = demos.iter().all(|d| d.ok);
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
-        emit_json(&serde_json::json!({ "threads": threads, "demos": demos, "ok": all_ok, "seconds": seconds }))?;
+        emit_json_sorted(&TourReport { threads, demos, ok: all_ok, seconds })?;
     } else {
         emit(&format!(
             "{} of {} demonstrations ok in {seconds:.2} s\n",
