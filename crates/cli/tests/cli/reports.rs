@@ -4,7 +4,7 @@
 use serde_json::Value;
 use tessera_viewer::view::View;
 
-use crate::{data, scratch, stderr, tessera};
+use crate::{data, scratch, stderr, stdout, tessera};
 
 /// The document embedded in a report.
 fn embedded(page: &str) -> Value {
@@ -53,6 +53,26 @@ fn every_other_eval_writes_a_report_of_its_game() {
         let doc = report(&format!("{game}-report"), args);
         assert_eq!((doc["game"].as_str(), doc["kind"].as_str()), (Some(game), Some("eval")), "{args:?}");
         assert_eq!(doc["views"][0]["view"], "charts", "{args:?}");
+    }
+}
+
+#[test]
+fn the_viewer_reads_what_every_other_game_writes() {
+    let outputs: [(&str, &str, &[&str]); 8] = [
+        ("tiling", "count", &["tiling", "solve", "pentomino-3x20", "--json", "-j", "1"]),
+        ("tiling", "solutions", &["tiling", "solve", "pentomino-3x20", "--all", "--json"]),
+        ("tiling", "eval", &["tiling", "eval", "--puzzles", "2", "--seed", "1", "-j", "1", "--json"]),
+        ("totems", "solve", &["totems", "solve", "IJLO", "--json", "-j", "1"]),
+        ("totems", "eval", &["totems", "eval", "--level", "2", "--rounds", "2", "--seed", "1", "-j", "1", "--json"]),
+        ("digits", "eval", &["digits", "eval", "-s", "top2", "--games", "4", "--seed", "1", "--json"]),
+        ("pairs", "solve", &["pairs", "solve", "--gen-seed", "1", "--seed", "1", "--json"]),
+        ("pairs", "eval", &["pairs", "eval", "--seeds", "1..1", "--budget-ms", "500", "--seed", "1", "--json"]),
+    ];
+    for (game, kind, args) in outputs {
+        let out = tessera(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let doc = tessera_viewer::document("out.json", &stdout(&out)).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        assert_eq!((doc.game.as_str(), doc.kind.as_str()), (game, kind), "{args:?}");
     }
 }
 
