@@ -318,11 +318,9 @@ fn with_example_hint(e: OpenError) -> anyhow::Error {
     }
 }
 
-/// The fast engine's refusal of a puzzle, with the option that gets around it (said once: the
-/// engine's own message may name it already).
+/// The fast engine's refusal of a puzzle, with the option that gets around it.
 fn with_engine_hint(e: &TilingError) -> anyhow::Error {
-    let text = e.to_string();
-    if text.contains("--engine") { anyhow!(text) } else { anyhow!("{text}; use --engine dlx") }
+    anyhow!("{e} (use --engine dlx)")
 }
 
 /// The text of `--first`: the puzzle, the tiling found (or why there is none) and the time.
