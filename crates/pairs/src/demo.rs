@@ -20,7 +20,6 @@ pub const TIME: Duration = Duration::from_secs(1);
 
 /// Solves the board of the tester's seed `seed`: `threads` independent searches (solver seeds 1,
 /// 2, ...) of at most [`TIME`].
-#[must_use]
 pub fn solve_demo(seed: i64, threads: usize) -> (Board, Solution) {
     let board = generate(seed);
     let solution = solve_portfolio(&board, &Params::default(), threads, &Budget::unlimited().with_time(TIME), 1);

@@ -25,7 +25,6 @@ pub fn demo_bags() -> [(&'static str, Bag); 2] {
 
 /// Packs a demonstration bag as the game asks: the hybrid solver within the game's second, on
 /// `threads` threads (solver seed 0).
-#[must_use]
 pub fn solve_demo(bag: &Bag, threads: usize) -> Solved {
     let budget = Budget::unlimited().with_time(LEVEL_TIME);
     solve(bag, Solver::Hybrid, &Ctx { threads, seed: 0, budget: &budget })

@@ -66,7 +66,6 @@ pub struct Solution {
 
 /// Runs `threads` independent searches (solver seeds `seed`, `seed + 1`, ...) within the budget:
 /// the first to clear the board wins, else the one with the fewest tiles left.
-#[must_use]
 pub fn solve_portfolio(board: &Board, params: &Params, threads: usize, budget: &Budget, seed: u64) -> Solution {
     let best = Mutex::new(None::<Solution>);
     let cleared = portfolio(threads, budget, |k, b| {
