@@ -157,19 +157,6 @@ fn describe(v: &Value) -> String {
     }
 }
 
-/// A field as f64, or a clear error.
-pub(crate) fn num(v: &Value, key: &str, game: &'static str) -> Result<f64, DocError> {
-    v.get(key).and_then(Value::as_f64).ok_or_else(|| DocError::Malformed { game, why: format!("no number {key:?}") })
-}
-
-/// A field as an array, or a clear error.
-pub(crate) fn arr<'a>(v: &'a Value, key: &str, game: &'static str) -> Result<&'a [Value], DocError> {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .ok_or_else(|| DocError::Malformed { game, why: format!("no list {key:?}") })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
