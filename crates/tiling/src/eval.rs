@@ -189,7 +189,7 @@ mod tests {
 
     #[test]
     fn records_and_summaries_read_back() {
-        let cfg = EvalConfig { spec: RandomSpec::default(), count: true, budget: None, engine: EngineKind::Auto };
+        let cfg = EvalConfig { spec: RandomSpec::default(), count: false, budget: None, engine: EngineKind::Auto };
         let records: Vec<Record<JobResult>> = (0..3)
             .map(|job| Record { job, of: 3, base_seed: 1, seed: job + 10, result: run_job(&cfg, job + 10) })
             .collect();
