@@ -242,7 +242,7 @@ impl std::fmt::Display for EvalSummary {
 mod tests {
     use super::*;
     use crate::strategy::greedy::Greedy;
-    use crate::testing::reads_back;
+    use tessera_core::testing::reads_back;
 
     #[test]
     fn records_and_summaries_read_back() {

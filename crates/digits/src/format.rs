@@ -105,7 +105,7 @@ mod tests {
     use super::*;
     use crate::exact::optimum;
     use crate::expected::expected_score;
-    use crate::testing::reads_back;
+    use tessera_core::testing::reads_back;
 
     #[test]
     fn reports_read_back() {

@@ -93,7 +93,7 @@ mod tests {
     use crate::generator::generate;
     use crate::judge::score;
     use crate::solver::{Params, solve};
-    use crate::testing::reads_back;
+    use tessera_core::testing::reads_back;
 
     #[test]
     fn reports_read_back() {

@@ -36,19 +36,3 @@ pub use demo::tour;
 pub use library::{builtin, builtin_names};
 pub use puzzle::{ParseError, Puzzle};
 pub use tessera_polyform::tiler::{Counts, EngineKind, Solution, Tiler, TilingError};
-
-/// Test helpers shared by the modules.
-#[cfg(test)]
-pub(crate) mod testing {
-    use serde::Serialize;
-    use serde::de::DeserializeOwned;
-
-    /// Reads a JSON document as `T`, and checks that `T` writes it out as read (the same fields,
-    /// the same values: floats compare as JSON reads them).
-    pub(crate) fn reads_back<T: Serialize + DeserializeOwned>(json: &str) -> T {
-        let read: T = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
-        let written = serde_json::to_value(&read).unwrap();
-        assert_eq!(written, serde_json::from_str::<serde_json::Value>(json).unwrap(), "{json}");
-        read
-    }
-}

@@ -345,7 +345,7 @@ mod tests {
 
     use super::*;
     use crate::library::builtin;
-    use crate::testing::reads_back;
+    use tessera_core::testing::reads_back;
 
     fn solved(name: &str) -> (Puzzle, Tiler) {
         let puzzle = builtin(name).unwrap();

@@ -183,7 +183,7 @@ impl std::fmt::Display for EvalSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::reads_back;
+    use tessera_core::testing::reads_back;
 
     #[test]
     fn records_and_summaries_read_back() {

@@ -84,8 +84,8 @@ mod tests {
     use crate::game::{RoundConfig, play_round};
     use crate::solve::hybrid::solve;
     use crate::solve::{Ctx, Solver};
-    use crate::testing::reads_back;
     use crate::validate::validate;
+    use tessera_core::testing::reads_back;
 
     #[test]
     fn a_solve_report_reads_back() {
