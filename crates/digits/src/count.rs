@@ -33,7 +33,7 @@ pub enum CountError {
 pub const MAX_TABLE: u128 = 1 << 24;
 
 /// `C(n, k)`, or `None` past `u128`.
-pub fn binomial(n: u64, k: u64) -> Option<u128> {
+pub(crate) fn binomial(n: u64, k: u64) -> Option<u128> {
     if k > n {
         return Some(0);
     }

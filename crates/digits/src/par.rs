@@ -7,7 +7,7 @@ use tessera_core::runtime::{Budget, split_work};
 /// Cuts `out` into consecutive slices of the given lengths (which must add up to `out.len()`) and
 /// has `threads` workers fill them: `work(job, start, slice)`, where `start` is the slice's offset
 /// in `out`. Returns `false` if the budget stopped the workers before every slice was filled.
-pub fn fill_slices<T: Send>(
+pub(crate) fn fill_slices<T: Send>(
     out: &mut [T],
     lens: &[usize],
     threads: usize,
@@ -41,13 +41,13 @@ pub fn fill_slices<T: Send>(
 }
 
 /// Lengths cutting `total` items into pieces of at most `piece` (the last may be shorter).
-pub fn even_pieces(total: usize, piece: usize) -> Vec<usize> {
+pub(crate) fn even_pieces(total: usize, piece: usize) -> Vec<usize> {
     let piece = piece.max(1);
     (0..total.div_ceil(piece)).map(|k| piece.min(total - k * piece)).collect()
 }
 
 /// The memory the system says is available, in bytes (Linux `MemAvailable`), if it says.
-pub fn available_memory() -> Option<u64> {
+pub(crate) fn available_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -100,7 +100,7 @@ impl State {
     }
 
     /// The tallest tower of height below `limit` that can take a block, if any.
-    pub fn tallest_below(&self, limit: u32) -> Option<u32> {
+    pub(crate) fn tallest_below(&self, limit: u32) -> Option<u32> {
         (0..limit.min(self.b)).rev().find(|&h| self.counts[h as usize] > 0)
     }
 

@@ -194,7 +194,7 @@ impl Board {
     }
 
     /// The board mirrored along its main diagonal: cell `(r, c)` becomes `(c, r)`.
-    pub fn transposed(&self) -> Board {
+    pub(crate) fn transposed(&self) -> Board {
         let cells = (0..self.tiles()).map(|i| self.get(i % self.h, i / self.h)).collect();
         Board { h: self.w, w: self.h, colors: self.colors, cells }
     }

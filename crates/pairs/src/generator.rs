@@ -64,7 +64,7 @@ impl JavaSha1Prng {
     }
 
     /// `Random.nextInt(bound)` for `bound >= 1`, with Java's rejection rule.
-    pub fn next_int(&mut self, bound: u32) -> u32 {
+    pub(crate) fn next_int(&mut self, bound: u32) -> u32 {
         assert!(bound >= 1 && bound <= i32::MAX as u32, "nextInt bound {bound} out of range");
         let mut r = self.next31();
         if bound.is_power_of_two() {

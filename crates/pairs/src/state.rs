@@ -148,7 +148,7 @@ impl State {
     /// Whether the tiles at `a` and `b` can be removed together now: distinct, present, of one
     /// colour, and every row of their rectangle open to that colour over its columns.
     #[inline]
-    pub fn can_remove(&self, a: usize, b: usize) -> bool {
+    pub(crate) fn can_remove(&self, a: usize, b: usize) -> bool {
         let k = self.color[a];
         if a == b || k == EMPTY || self.color[b] != k {
             return false;

@@ -149,7 +149,7 @@ impl Bag {
     }
 
     /// Copies of the kind with this letter.
-    pub fn count_of(&self, letter: char) -> u32 {
+    pub(crate) fn count_of(&self, letter: char) -> u32 {
         self.set.index(letter).map_or(0, |i| self.counts[i])
     }
 }

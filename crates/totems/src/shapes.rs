@@ -53,7 +53,7 @@ impl Kind {
 }
 
 /// Moves cells so that the smallest `x` and `y` are 0, and sorts them.
-pub fn normalise(cells: &[(i32, i32)]) -> Vec<(i32, i32)> {
+pub(crate) fn normalise(cells: &[(i32, i32)]) -> Vec<(i32, i32)> {
     let x0 = cells.iter().map(|c| c.0).min().unwrap_or(0);
     let y0 = cells.iter().map(|c| c.1).min().unwrap_or(0);
     let mut out: Vec<(i32, i32)> = cells.iter().map(|&(x, y)| (x - x0, y - y0)).collect();

@@ -170,7 +170,7 @@ pub struct Bar {
 }
 
 /// The name of a lattice in views.
-pub fn lattice_name(lattice: Lattice) -> &'static str {
+pub(crate) fn lattice_name(lattice: Lattice) -> &'static str {
     match lattice {
         Lattice::Square => "square",
         Lattice::Hex => "hex",
@@ -179,7 +179,7 @@ pub fn lattice_name(lattice: Lattice) -> &'static str {
 
 /// The colours of labels, in sorted order as [`tessera_core::svg::board_svg`] gives them; `.` is
 /// left to the page (empty cells).
-pub fn palette<'a>(labels: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, String> {
+pub(crate) fn palette<'a>(labels: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, String> {
     let set: BTreeSet<&str> = labels.into_iter().filter(|&l| l != ".").collect();
     set.into_iter().enumerate().map(|(k, l)| (l.to_string(), label_colour(k))).collect()
 }

@@ -34,7 +34,7 @@ impl Default for RegionParams {
 
 /// Reusable buffers of the sweep.
 #[derive(Debug, Default)]
-pub struct RegionScratch {
+pub(crate) struct RegionScratch {
     in_region: Vec<bool>,
     local: Local,
 }
@@ -71,7 +71,7 @@ pub fn blocks(h: usize, w: usize, bh: usize, bw: usize, rng: &mut impl Rng) -> V
 
 /// Clears `state` block by block, appending the moves; returns `false` if the budget stopped
 /// the sweep before the last block (the moves are valid either way).
-pub fn region_sweep(
+pub(crate) fn region_sweep(
     state: &mut State,
     rng: &mut impl Rng,
     p: &RegionParams,

@@ -25,7 +25,7 @@ const COLOURINGS: [fn(i32, i32) -> bool; 3] =
     [|x, y| (x + y).rem_euclid(2) == 0, |x, _| x.rem_euclid(2) == 0, |_, y| y.rem_euclid(2) == 0];
 
 /// The imbalance of cells under each colouring.
-pub fn imbalances(cells: &[(i32, i32)]) -> [i64; 3] {
+pub(crate) fn imbalances(cells: &[(i32, i32)]) -> [i64; 3] {
     COLOURINGS.map(|dark| cells.iter().map(|&(x, y)| if dark(x, y) { 1 } else { -1 }).sum())
 }
 

@@ -60,7 +60,7 @@ pub struct Rect {
 }
 
 /// The tetromino inventory (built at first use).
-pub fn inventory() -> &'static [Rect] {
+pub(crate) fn inventory() -> &'static [Rect] {
     static INVENTORY: OnceLock<Vec<Rect>> = OnceLock::new();
     INVENTORY.get_or_init(|| {
         let mut all: Vec<Rect> = std::iter::once((4, 1))

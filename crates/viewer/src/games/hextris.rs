@@ -68,17 +68,17 @@ impl Keys {
 }
 
 /// A hextris result: it says so.
-pub fn is_hextris(v: &Value) -> bool {
+pub(crate) fn is_hextris(v: &Value) -> bool {
     Keys::of(v).is_hextris()
 }
 
 /// The contest's JSON list of solutions: objects with a `problemId`.
-pub fn is_solutions(v: &Value) -> bool {
+pub(crate) fn is_solutions(v: &Value) -> bool {
     v.as_array().and_then(|a| a.first()).is_some_and(|s| Keys::of(s).problem_id.is_some())
 }
 
 /// One record of `hextris eval --jsonl` (a problem's result, every seed's solution included).
-pub fn is_record(v: &Value) -> bool {
+pub(crate) fn is_record(v: &Value) -> bool {
     Keys::of(v).is_record()
 }
 
@@ -103,7 +103,7 @@ pub fn from_value(v: &Value) -> Result<Converted, DocError> {
 
 /// Eval records: each problem's score against the final round's best, the phrases spelled, and
 /// replays of the worst seed of the problems furthest below the best.
-pub fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
+pub(crate) fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
     let phrases = Phrases::official();
     let mut rows = Vec::new();
     let mut spelled = vec![0usize; phrases.len()];
