@@ -180,6 +180,41 @@ fn read_input(path: &std::path::Path) -> Result<String> {
     Ok(text)
 }
 
+/// Reads a board as the official tester sends it: H, then exactly H rows, from a pipe it keeps
+/// open (so reading to the end would wait for ever). A first line that is a number and not as
+/// long as the second is taken for H, as [`Board::parse`] does; anything else (bare rows, as in
+/// a file piped in) is read to the end of the input.
+fn read_tester_input(mut input: impl std::io::BufRead) -> Result<String> {
+    let mut text = String::new();
+    // The first line that is not blank, and the next: is the first H?
+    while text.trim().is_empty() {
+        if input.read_line(&mut text).context("cannot read stdin")? == 0 {
+            return Ok(text);
+        }
+    }
+    let first = text.trim().to_string();
+    let mut h = first.parse::<usize>().ok().filter(|&h| h > 0 && first == h.to_string());
+    if h.is_some() {
+        let start = text.len();
+        input.read_line(&mut text).context("cannot read stdin")?;
+        h = h.filter(|_| text[start..].trim().len() != first.len());
+    }
+    match h {
+        // The first row is in; the rest follow.
+        Some(h) => {
+            for _ in 1..h {
+                if input.read_line(&mut text).context("cannot read stdin")? == 0 {
+                    break;
+                }
+            }
+        }
+        None => {
+            input.read_to_string(&mut text).context("cannot read stdin")?;
+        }
+    }
+    Ok(text)
+}
+
 fn read_moves(path: &std::path::Path) -> Result<Vec<Move>> {
     parse_moves(&read_input(path)?).with_context(|| format!("bad moves in {}", path.display()))
 }
@@ -207,7 +242,7 @@ fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
 fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     let board = match args.board.get()? {
         Some(b) => b,
-        None => Board::parse(&read_input(std::path::Path::new("-"))?).context("bad board on stdin")?,
+        None => Board::parse(&read_tester_input(std::io::stdin().lock())?).context("bad board on stdin")?,
     };
     let seed = args.seed.get();
     let budget = Budget::unlimited().with_time(std::time::Duration::from_millis(args.budget_ms));

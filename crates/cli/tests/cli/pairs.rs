@@ -55,6 +55,40 @@ fn solve_speaks_the_protocol_and_the_judge_agrees() {
     assert!(stdout(&out).contains("score -1"), "{}", stdout(&out));
 }
 
+/// The official tester writes H and the H rows, then keeps the pipe open while it waits for the
+/// answer: the solver must answer after the H rows, not at the end of its input.
+#[test]
+fn solve_answers_the_tester_before_its_pipe_closes() {
+    let board = stdout(&tessera(&["pairs", "gen", "--seed", "2", "--input"]));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["pairs", "solve", "--budget-ms", "1000", "-j", "1", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(board.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // Read the answer in a thread while stdin stays open; a solver that waits for the end of its
+    // input never answers, and the test fails after a minute instead of hanging.
+    let mut out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut text);
+        let _ = tx.send(text);
+    });
+    let answer = rx.recv_timeout(std::time::Duration::from_secs(60));
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let answer = answer.expect("no answer while the tester's pipe was open");
+    let n: usize = answer.lines().next().unwrap().parse().unwrap();
+    assert_eq!(answer.lines().count(), n + 1, "{answer}");
+    assert_eq!(n, 450, "seed 2 (30 x 30) is cleared in 450 moves");
+}
+
 #[test]
 fn solve_json_is_self_describing() {
     let out = tessera(&["pairs", "solve", "--gen-seed", "1", "--seed", "1", "--json", "-j", "2"]);
