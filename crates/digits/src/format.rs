@@ -101,11 +101,11 @@ impl StrategyValueReport {
 #[cfg(test)]
 mod tests {
     use tessera_core::runtime::Budget;
+    use tessera_core::testing::reads_back;
 
     use super::*;
     use crate::exact::optimum;
     use crate::expected::expected_score;
-    use tessera_core::testing::reads_back;
 
     #[test]
     fn reports_read_back() {

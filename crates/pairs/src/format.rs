@@ -88,12 +88,12 @@ pub struct ScoreReport {
 mod tests {
     use tessera_core::rng::Rng64;
     use tessera_core::runtime::Budget;
+    use tessera_core::testing::reads_back;
 
     use super::*;
     use crate::generator::generate;
     use crate::judge::score;
     use crate::solver::{Params, solve};
-    use tessera_core::testing::reads_back;
 
     #[test]
     fn reports_read_back() {

@@ -342,10 +342,10 @@ mod tests {
     use std::ops::ControlFlow;
 
     use tessera_core::runtime::Budget;
+    use tessera_core::testing::reads_back;
 
     use super::*;
     use crate::library::builtin;
-    use tessera_core::testing::reads_back;
 
     fn solved(name: &str) -> (Puzzle, Tiler) {
         let puzzle = builtin(name).unwrap();

@@ -78,6 +78,7 @@ mod tests {
     use std::time::Duration;
 
     use tessera_core::runtime::Budget;
+    use tessera_core::testing::reads_back;
 
     use super::*;
     use crate::PieceSet;
@@ -85,7 +86,6 @@ mod tests {
     use crate::solve::hybrid::solve;
     use crate::solve::{Ctx, Solver};
     use crate::validate::validate;
-    use tessera_core::testing::reads_back;
 
     #[test]
     fn a_solve_report_reads_back() {
