@@ -4,6 +4,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -17,6 +18,40 @@ use tessera_core::runtime::{Budget, Outcome};
 /// Exit status of a search stopped before it finished (time budget or Ctrl-C): its output is a
 /// partial answer.
 pub const STOPPED_EARLY: u8 = 3;
+
+/// Exit status after a Ctrl-C that ends the process (128 + SIGINT, as shells report it).
+pub const INTERRUPTED_EXIT: i32 = 130;
+
+static QUIT_ON_INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// Runs `f` with Ctrl-C ending the process at once (exit status [`INTERRUPTED_EXIT`]): for the
+/// parts of a command that wait on stdin, a peer or the network, where no search could stop and
+/// report. Elsewhere the first Ctrl-C asks the searches to stop and the command reports what it
+/// has.
+pub fn quit_on_interrupt<T>(f: impl FnOnce() -> T) -> T {
+    /// Restores the usual Ctrl-C when `f` returns or unwinds.
+    struct Restore;
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            QUIT_ON_INTERRUPT.store(false, Ordering::SeqCst);
+        }
+    }
+    QUIT_ON_INTERRUPT.store(true, Ordering::SeqCst);
+    let _restore = Restore;
+    if tessera_core::runtime::interrupted() {
+        std::process::exit(INTERRUPTED_EXIT);
+    }
+    f()
+}
+
+/// What Ctrl-C does: ends the process while a command waits ([`quit_on_interrupt`]) or on the
+/// second press; otherwise asks every search to stop and report.
+pub fn on_interrupt() {
+    if QUIT_ON_INTERRUPT.load(Ordering::SeqCst) || tessera_core::runtime::interrupted() {
+        std::process::exit(INTERRUPTED_EXIT);
+    }
+    tessera_core::runtime::interrupt();
+}
 
 /// `--threads`.
 #[derive(Debug, Clone, Args)]

@@ -19,7 +19,8 @@ use tessera_digits::protocol::play;
 use tessera_digits::{Params, Strategy, StrategyName, TestSet};
 
 use crate::common::{
-    Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted, stopped_early,
+    Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted, quit_on_interrupt,
+    stopped_early,
 };
 
 /// `tessera digits`.
@@ -178,7 +179,8 @@ pub fn run(cmd: DigitsCommand) -> Result<ExitCode> {
 }
 
 fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
-    let report = play(std::io::stdin().lock(), std::io::stdout().lock(), args.strategy.strategy)?;
+    // The judge paces the games: nothing to report on Ctrl-C but the end of the session.
+    let report = quit_on_interrupt(|| play(std::io::stdin().lock(), std::io::stdout().lock(), args.strategy.strategy))?;
     if !args.quiet {
         let verdict = match report.passed {
             Some(true) => "the run passed",
@@ -210,8 +212,9 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
     }
     let seed = args.seed.get();
     let (program, rest) = args.command.split_first().context("no player program given")?;
-    let report = judge_program(set, seed, program, rest, Some(Duration::from_secs_f64(args.time_limit)))
-        .with_context(|| format!("cannot start {program}"))?;
+    let report =
+        quit_on_interrupt(|| judge_program(set, seed, program, rest, Some(Duration::from_secs_f64(args.time_limit))))
+            .with_context(|| format!("cannot start {program}"))?;
     if args.json {
         emit_json(&report)?;
     } else {

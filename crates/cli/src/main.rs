@@ -73,13 +73,9 @@ fn main() -> ExitCode {
         return finish(tiling::meteor(&args));
     }
     let cli = Cli::parse();
-    // The first Ctrl-C asks every search to stop and report what it has; a second one quits.
-    let _ = ctrlc::set_handler(|| {
-        if tessera_core::runtime::interrupted() {
-            std::process::exit(130);
-        }
-        tessera_core::runtime::interrupt();
-    });
+    // The first Ctrl-C asks every search to stop and report what it has (or quits a command
+    // that is waiting); a second one quits.
+    let _ = ctrlc::set_handler(common::on_interrupt);
     let result = match cli.command {
         Command::Tour(args) => tour::run(&args),
         Command::Meteor(args) => tiling::meteor(&args),

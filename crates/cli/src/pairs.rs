@@ -18,7 +18,9 @@ use tessera_pairs::moves::{format_moves, parse_moves};
 use tessera_pairs::solver::{Params, solve_portfolio};
 use tessera_pairs::{Board, Move};
 
-use crate::common::{Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json_sorted, write_file};
+use crate::common::{
+    Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json_sorted, quit_on_interrupt, write_file,
+};
 
 /// The contest's default budget: 9.5 s of its 10 s.
 const DEFAULT_BUDGET_MS: u64 = 9500;
@@ -242,7 +244,8 @@ fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
 fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     let board = match args.board.get()? {
         Some(b) => b,
-        None => Board::parse(&read_tester_input(std::io::stdin().lock())?).context("bad board on stdin")?,
+        None => Board::parse(&quit_on_interrupt(|| read_tester_input(std::io::stdin().lock()))?)
+            .context("bad board on stdin")?,
     };
     let seed = args.seed.get();
     let budget = Budget::unlimited().with_time(std::time::Duration::from_millis(args.budget_ms));

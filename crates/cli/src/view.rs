@@ -35,6 +35,6 @@ pub fn run(args: &ViewArgs) -> Result<ExitCode> {
         Some(a) => eprintln!("tessera viewer at http://{a}/ (Ctrl-C to stop)"),
         None => eprintln!("tessera viewer listening on {} (Ctrl-C to stop)", args.addr),
     }
-    viewer.run(None);
+    crate::common::quit_on_interrupt(|| viewer.run(None));
     Ok(ExitCode::SUCCESS)
 }
