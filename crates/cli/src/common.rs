@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use tessera_core::eval::{EvalRun, Record, Shard, merge_records};
+use tessera_core::eval::{EvalRun, Record, Shard, StopMark, merge_records};
 use tessera_core::rng::fresh_seed;
 use tessera_core::runtime::{Budget, Outcome};
 
@@ -136,7 +136,8 @@ impl ShardArgs {
     }
 
     /// Reads and merges the records of `--merge` files; warns on stderr about missing jobs.
-    fn merged<R: DeserializeOwned>(&self) -> Result<Vec<Record<R>>> {
+    /// Gives the records and the stop marks of shards that were stopped early.
+    fn merged<R: DeserializeOwned>(&self) -> Result<(Vec<Record<R>>, Vec<StopMark>)> {
         let mut sources = Vec::new();
         for path in &self.merge {
             if Path::new(path).is_dir() {
@@ -149,21 +150,33 @@ impl ShardArgs {
         if merged.missing_count > 0 {
             let listed: Vec<String> = merged.missing.iter().take(10).map(u64::to_string).collect();
             let more = if merged.missing_count > 10 { ", ..." } else { "" };
+            let why = if merged.stopped.is_empty() { "a shard is missing?" } else { "a shard was stopped" };
             eprintln!(
-                "warning: {} of {} jobs have no record (jobs {}{more}): a shard is missing?",
+                "warning: {} of {} jobs have no record (jobs {}{more}): {why}",
                 merged.missing_count,
                 merged.of,
-                listed.join(", ")
+                listed.join(", "),
             );
         }
-        Ok(merged.records)
+        for (path, mark) in &merged.stopped {
+            eprintln!("warning: {path}: this run was {mark}");
+        }
+        Ok((merged.records, merged.stopped.into_iter().map(|(_, m)| m).collect()))
     }
 
-    /// Writes the `--html` report of the run's records, if one was asked for.
-    fn report<R: Serialize>(&self, name: &str, records: &[Record<R>]) -> Result<()> {
+    /// Writes the `--html` report of the run's records, if one was asked for; a stopped run's
+    /// report says so in its name and first figure.
+    fn report<R: Serialize>(&self, name: &str, records: &[Record<R>], stopped: &[StopMark]) -> Result<()> {
         let Some(path) = &self.html else { return Ok(()) };
         let lines: Vec<String> = records.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
-        let doc = tessera_viewer::document(name, &lines.join("\n")).context("cannot make the report")?;
+        let mut doc = tessera_viewer::document(name, &lines.join("\n")).context("cannot make the report")?;
+        if !stopped.is_empty() {
+            let what = stopped.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ");
+            doc.name = format!("{}, stopped", doc.name);
+            if let Some(tessera_viewer::view::View::Charts(charts)) = doc.views.first_mut() {
+                charts.figures.insert(0, ("STOPPED".into(), format!("{what}: the figures cover only those jobs")));
+            }
+        }
         std::fs::write(path, tessera_viewer::report::html(&doc)).with_context(|| format!("cannot write {path}"))
     }
 }
@@ -179,11 +192,14 @@ pub trait Summary: Serialize + std::fmt::Display {
 pub struct Jobs<'a> {
     shard: &'a ShardArgs,
     label: &'a str,
+    /// Set by [`Jobs::run`] when the run stopped early.
+    stopped: std::cell::RefCell<Option<StopMark>>,
 }
 
 impl Jobs<'_> {
     /// Runs this shard's jobs of a run of `jobs` jobs with base seed `seed` on `threads` workers,
     /// each record written to `--jsonl` as its job finishes; `job` gets a job's index and seed.
+    /// After Ctrl-C, gives the jobs that finished before it (and [`eval`] says the run stopped).
     pub fn run<R, F>(&self, jobs: u64, seed: u64, threads: usize, job: F) -> Result<Vec<Record<R>>>
     where
         R: Serialize + Send,
@@ -191,7 +207,9 @@ impl Jobs<'_> {
     {
         let run = EvalRun { jobs, seed, threads, shard: self.shard.shard, label: self.label.into() };
         let mut sink = self.shard.sink()?;
-        Ok(run.run(&Budget::unlimited(), sink.as_deref_mut(), job)?)
+        let ran = run.run(&Budget::unlimited(), sink.as_deref_mut(), job)?;
+        *self.stopped.borrow_mut() = ran.stopped;
+        Ok(ran.records)
     }
 }
 
@@ -203,7 +221,9 @@ impl Jobs<'_> {
 /// 3. the `--html` report is written;
 /// 4. the summary is printed as text, or as JSON with `json` (on stderr when the job lines go to
 ///    stdout, which then stays mergeable);
-/// 5. the command fails when the summary counts a wrong answer.
+/// 5. the command fails when the summary counts a wrong answer, and exits with
+///    [`STOPPED_EARLY`] when the run (or a merged shard) stopped before its last job: the text,
+///    the JSON (a `stopped` field) and the report then say how far it got.
 ///
 /// `label` names the run on the progress bar and in the report.
 pub fn eval<R, C, S>(
@@ -217,22 +237,57 @@ where
     R: Serialize + DeserializeOwned,
     S: Summary,
 {
-    let (records, known) = if shard.merge.is_empty() {
-        let (records, known) = run(&Jobs { shard, label })?;
-        (records, Some(known))
+    let (records, known, stopped) = if shard.merge.is_empty() {
+        let jobs = Jobs { shard, label, stopped: Default::default() };
+        let (records, known) = run(&jobs)?;
+        (records, Some(known), jobs.stopped.into_inner().into_iter().collect())
     } else {
-        (shard.merged()?, None)
+        let (records, stopped) = shard.merged()?;
+        (records, None, stopped)
     };
+    if records.is_empty()
+        && let Some(mark) = stopped.first()
+    {
+        eprintln!("{mark}: nothing to summarise");
+        return Ok(ExitCode::from(STOPPED_EARLY));
+    }
     let summary = summarise(&records, known)?;
-    shard.report(label, &records)?;
-    let text = if json { format!("{}\n", serde_json::to_string(&summary)?) } else { summary.to_string() };
+    shard.report(label, &records, &stopped)?;
+    let text = if json { json_summary(&summary, &stopped)? } else { text_summary(&summary, &stopped) };
     if shard.jsonl.as_deref() == Some("-") {
         eprint!("{text}");
         std::io::stderr().flush()?;
     } else {
         emit(&text)?;
     }
-    Ok(if summary.failed() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if summary.failed() {
+        ExitCode::FAILURE
+    } else if !stopped.is_empty() {
+        ExitCode::from(STOPPED_EARLY)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The summary as text, ending with a line for each stop.
+fn text_summary(summary: &impl Summary, stopped: &[StopMark]) -> String {
+    let mut text = summary.to_string();
+    for mark in stopped {
+        text += &format!("{mark}: these figures cover only the jobs that finished\n");
+    }
+    text
+}
+
+/// The summary as a line of JSON, with a `stopped` list when the run stopped early.
+fn json_summary(summary: &impl Summary, stopped: &[StopMark]) -> Result<String> {
+    if stopped.is_empty() {
+        return Ok(format!("{}\n", serde_json::to_string(summary)?));
+    }
+    let mut value = serde_json::to_value(summary)?;
+    if let Some(object) = value.as_object_mut() {
+        object.insert("stopped".into(), serde_json::to_value(stopped)?);
+    }
+    Ok(format!("{}\n", serde_json::to_string(&value)?))
 }
 
 /// Parses a count of at least one.

@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 use tessera_core::tour::{Demo, plural};
 
-use crate::common::{ThreadsArg, emit, emit_json_sorted};
+use crate::common::{STOPPED_EARLY, ThreadsArg, emit, emit_json_sorted};
 
 /// `tessera tour`.
 #[derive(Debug, Args)]
@@ -25,12 +25,38 @@ pub struct TourArgs {
 struct TourReport {
     /// Worker threads.
     threads: usize,
-    /// Every demonstration.
-    demos: Vec<Demo>,
+    /// Every demonstration run.
+    demos: Vec<Entry>,
     /// Whether every one is ok.
     ok: bool,
+    /// Set when Ctrl-C stopped the tour: how far it got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<String>,
     /// Wall time of the whole tour.
     seconds: f64,
+}
+
+/// A demonstration as the tour reports it.
+#[derive(Debug, Serialize)]
+struct Entry {
+    #[serde(flatten)]
+    demo: Demo,
+    /// Ctrl-C came while its game ran: its result may be cut short, so it is neither ok nor
+    /// failed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stopped: bool,
+}
+
+impl std::fmt::Display for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.stopped {
+            let shown = self.demo.to_string();
+            let mark = if self.demo.ok { "ok" } else { "FAILED" };
+            write!(f, "{}stopped", shown.strip_suffix(mark).unwrap_or(&shown))
+        } else {
+            write!(f, "{}", self.demo)
+        }
+    }
 }
 
 /// Runs the tour.
@@ -43,22 +69,42 @@ pub fn run(args: &TourArgs) -> Result<ExitCode> {
     let mut demos = Vec::new();
     let games =
         [tessera_tiling::tour, tessera_totems::tour, tessera_digits::tour, tessera_hextris::tour, tessera_pairs::tour];
-    for demo in games.iter().flat_map(|tour| tour(threads)) {
-        if !args.json {
-            emit(&format!("  {demo}\n"))?;
+    for tour in games {
+        let batch = tour(threads);
+        // A game whose run saw Ctrl-C may have been cut short: its demos are marked, and the
+        // games after it are not run.
+        let stopped = tessera_core::runtime::interrupted();
+        for demo in batch {
+            let entry = Entry { demo, stopped };
+            if !args.json {
+                emit(&format!("  {entry}\n"))?;
+            }
+            demos.push(entry);
         }
-        demos.push(demo);
+        if stopped {
+            break;
+        }
     }
-    let all_ok = demos.iter().all(|d| d.ok);
+    let ok = demos.iter().filter(|d| d.demo.ok && !d.stopped).count();
+    let failed = demos.iter().any(|d| !d.demo.ok && !d.stopped);
     let seconds = start.elapsed().as_secs_f64();
+    let stopped = tessera_core::runtime::interrupted().then(|| {
+        let games_run = demos.iter().map(|d| d.demo.game).collect::<std::collections::BTreeSet<_>>().len();
+        format!("stopped by Ctrl-C in game {games_run} of {}: {ok} demonstrations ok before it", games.len())
+    });
+    let all_ok = !failed && stopped.is_none();
     if args.json {
-        emit_json_sorted(&TourReport { threads, demos, ok: all_ok, seconds })?;
+        emit_json_sorted(&TourReport { threads, demos, ok: all_ok, stopped: stopped.clone(), seconds })?;
+    } else if let Some(line) = &stopped {
+        emit(&format!("{line} ({seconds:.2} s)\n"))?;
     } else {
-        emit(&format!(
-            "{} of {} demonstrations ok in {seconds:.2} s\n",
-            demos.iter().filter(|d| d.ok).count(),
-            demos.len()
-        ))?;
+        emit(&format!("{ok} of {} demonstrations ok in {seconds:.2} s\n", demos.len()))?;
     }
-    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else if stopped.is_some() {
+        ExitCode::from(STOPPED_EARLY)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

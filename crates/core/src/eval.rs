@@ -5,6 +5,10 @@
 //! index is `I - 1` modulo `N`: run every shard anywhere, keep their JSON lines, and
 //! [`merge_records`] puts them back together for the summary (refusing lines of different runs,
 //! dropping duplicates, and listing the jobs still missing).
+//!
+//! A run stopped before its last job (Ctrl-C) keeps only the jobs that finished before the stop
+//! (a job cut short is not a result), and its JSON lines end with a [`StopMark`] that says so:
+//! merged, the run still reads as stopped.
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::str::FromStr;
@@ -15,7 +19,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::rng::derive_seed;
-use crate::runtime::{Budget, split_work};
+use crate::runtime::{Budget, Stop, StopReason, split_work};
 
 /// Shard `index` (1-based) of `count`: the jobs whose index is `index - 1` modulo `count`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -75,6 +79,41 @@ pub struct Record<R> {
     pub result: R,
 }
 
+/// How far a stopped run got: the last JSON line of a shard that stopped before its last job.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StopMark {
+    /// Why it stopped.
+    pub stopped: StopReason,
+    /// The shard that stopped (`I/N`).
+    pub shard: String,
+    /// Jobs of the shard that finished (and have a record).
+    pub done: u64,
+    /// Jobs of the shard.
+    pub jobs: u64,
+}
+
+impl std::fmt::Display for StopMark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let by = match self.stopped {
+            StopReason::Interrupted => "by Ctrl-C".to_string(),
+            other => format!("({other})"),
+        };
+        let shard = if self.shard == "1/1" { String::new() } else { format!(" of shard {}", self.shard) };
+        write!(f, "stopped {by} after {} of {} jobs{shard}", self.done, self.jobs)
+    }
+}
+
+/// What [`EvalRun::run`] gives back: the records of the jobs that finished, and how far the run
+/// got if it stopped early.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ran<R> {
+    /// One record per finished job, in job order.
+    pub records: Vec<Record<R>>,
+    /// Set when the run stopped before its last job.
+    pub stopped: Option<StopMark>,
+}
+
 /// The shape of an evaluation run.
 #[derive(Clone, Debug)]
 pub struct EvalRun {
@@ -99,9 +138,12 @@ impl EvalRun {
 
     /// Runs this shard's jobs on `threads` workers. Each finished job is written at once as a JSON
     /// line to `sink` (if any) and counted on a progress bar on stderr (only when stderr is a
-    /// terminal). Returns the records in job order. Jobs not started when the budget runs out or
-    /// Ctrl-C is pressed are skipped.
-    pub fn run<R, F, W>(&self, budget: &Budget, sink: Option<&mut W>, job: F) -> io::Result<Vec<Record<R>>>
+    /// terminal). Returns the records in job order.
+    ///
+    /// When the budget stops (Ctrl-C, a cancel), the jobs not started are skipped and those
+    /// running are dropped when they return (they were cut short); the sink then ends with a
+    /// [`StopMark`] line, also returned in [`Ran::stopped`].
+    pub fn run<R, F, W>(&self, budget: &Budget, sink: Option<&mut W>, job: F) -> io::Result<Ran<R>>
     where
         R: Serialize + Send,
         F: Fn(u64, u64) -> R + Sync,
@@ -112,10 +154,14 @@ impl EvalRun {
         let sink = Mutex::new(sink);
         let error = Mutex::new(None);
         let parts =
-            split_work(usize::try_from(n).unwrap_or(usize::MAX), self.threads, budget, Vec::new, |out, t, _| {
+            split_work(usize::try_from(n).unwrap_or(usize::MAX), self.threads, budget, Vec::new, |out, t, b| {
                 let j = self.shard.index - 1 + t as u64 * self.shard.count;
                 let seed = derive_seed(self.seed, j);
-                let record = Record { job: j, of: self.jobs, base_seed: self.seed, seed, result: job(j, seed) };
+                let result = job(j, seed);
+                if b.expired() {
+                    return false;
+                }
+                let record = Record { job: j, of: self.jobs, base_seed: self.seed, seed, result };
                 if let Some(w) = lock(&sink).as_mut()
                     && let Err(e) = write_line(w, &record)
                 {
@@ -130,10 +176,29 @@ impl EvalRun {
         if let Some(e) = lock(&error).take() {
             return Err(e);
         }
-        let mut all: Vec<Record<R>> = parts.into_iter().flatten().collect();
-        all.sort_by_key(|r| r.job);
-        Ok(all)
+        let mut records: Vec<Record<R>> = parts.into_iter().flatten().collect();
+        records.sort_by_key(|r| r.job);
+        let stopped = (records.len() as u64) < n;
+        let stopped = stopped.then(|| StopMark {
+            stopped: stop_reason(budget),
+            shard: self.shard.to_string(),
+            done: records.len() as u64,
+            jobs: n,
+        });
+        if let (Some(mark), Some(w)) = (&stopped, lock(&sink).as_mut()) {
+            serde_json::to_writer(&mut **w, mark).map_err(io::Error::other)?;
+            w.write_all(b"\n")?;
+            w.flush()?;
+        }
+        Ok(Ran { records, stopped })
     }
+}
+
+/// Why `budget` stopped (a run only stops short when it did).
+fn stop_reason(budget: &Budget) -> StopReason {
+    let mut probe = budget.worker();
+    probe.expired();
+    probe.reason().unwrap_or(StopReason::Interrupted)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -157,6 +222,8 @@ pub struct Merged<R> {
     pub missing: Vec<u64>,
     /// How many jobs have no record.
     pub missing_count: u64,
+    /// The sources that stopped early, and how far each got.
+    pub stopped: Vec<(String, StopMark)>,
 }
 
 /// Merges JSON-lines records from named sources (files, say). All records must come from the
@@ -166,11 +233,16 @@ pub fn merge_records<R: DeserializeOwned>(
     sources: impl IntoIterator<Item = (String, impl BufRead)>,
 ) -> Result<Merged<R>, String> {
     let mut out: Vec<Record<R>> = Vec::new();
+    let mut stopped = Vec::new();
     for (name, reader) in sources {
         for (k, line) in reader.lines().enumerate() {
             let at = || format!("{name}:{}", k + 1);
             let line = line.map_err(|e| format!("{}: {e}", at()))?;
             if line.trim().is_empty() {
+                continue;
+            }
+            if let Ok(mark) = serde_json::from_str::<StopMark>(&line) {
+                stopped.push((name.clone(), mark));
                 continue;
             }
             let r: Record<R> = serde_json::from_str(&line).map_err(|e| format!("{}: {e}", at()))?;
@@ -189,7 +261,12 @@ pub fn merge_records<R: DeserializeOwned>(
             out.push(r);
         }
     }
-    let Some(of) = out.first().map(|r| r.of) else { return Err("no records to merge".into()) };
+    let Some(of) = out.first().map(|r| r.of) else {
+        return Err(match stopped.first() {
+            Some((name, mark)) => format!("no records to merge ({name}: {mark})"),
+            None => "no records to merge".into(),
+        });
+    };
     out.sort_by_key(|r| r.job);
     out.dedup_by_key(|r| r.job);
     let missing_count = of - out.len() as u64;
@@ -205,7 +282,7 @@ pub fn merge_records<R: DeserializeOwned>(
             missing.push(j);
         }
     }
-    Ok(Merged { records: out, of, missing, missing_count })
+    Ok(Merged { records: out, of, missing, missing_count, stopped })
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal (and at most ten times a second).
@@ -301,13 +378,14 @@ mod tests {
         let job = |j: u64, seed: u64| Out { v: j * 1000 + seed % 7 };
         let full = EvalRun { jobs: 10, seed: 3, threads: 2, shard: Shard::default(), label: String::new() };
         let whole = full.run(&Budget::unlimited(), None::<&mut Vec<u8>>, job).unwrap();
-        assert_eq!(whole.len(), 10);
+        assert_eq!((whole.records.len(), whole.stopped), (10, None));
+        let whole = whole.records;
         let mut shards = Vec::new();
         for i in [2, 1] {
             let mut lines = Vec::new();
             let run = EvalRun { shard: Shard { index: i, count: 2 }, ..full.clone() };
             assert_eq!(run.shard_jobs(), 5);
-            run.run(&Budget::unlimited(), Some(&mut lines), job).unwrap();
+            let _ = run.run(&Budget::unlimited(), Some(&mut lines), job).unwrap();
             shards.push((format!("shard{i}"), lines));
         }
         // A shard given twice does not count twice.
@@ -326,7 +404,7 @@ mod tests {
         let lines = |seed: u64| {
             let mut out = Vec::new();
             let run = EvalRun { jobs: 3, seed, threads: 1, shard: Shard::default(), label: String::new() };
-            run.run(&Budget::unlimited(), Some(&mut out), job).unwrap();
+            let _ = run.run(&Budget::unlimited(), Some(&mut out), job).unwrap();
             out
         };
         let (a, b) = (lines(1), lines(2));
@@ -340,5 +418,30 @@ mod tests {
                 .shard_jobs(),
             0
         );
+    }
+
+    #[test]
+    fn a_stopped_run_keeps_finished_jobs_and_says_so() {
+        // Job 3 stops the run while it works (as Ctrl-C would): it and the jobs after it have
+        // no record, and the lines end with the mark, which a merge passes on.
+        let budget = Budget::unlimited();
+        let job = |j: u64, _: u64| {
+            if j == 3 {
+                budget.cancel();
+            }
+            Out { v: j }
+        };
+        let run = EvalRun { jobs: 8, seed: 5, threads: 1, shard: Shard::default(), label: String::new() };
+        let mut lines = Vec::new();
+        let ran = run.run(&budget, Some(&mut lines), job).unwrap();
+        assert_eq!(ran.records.iter().map(|r| r.job).collect::<Vec<_>>(), vec![0, 1, 2]);
+        let mark = StopMark { stopped: StopReason::Cancelled, shard: "1/1".into(), done: 3, jobs: 8 };
+        assert_eq!(ran.stopped, Some(mark.clone()));
+        assert_eq!(mark.to_string(), "stopped (cancelled) after 3 of 8 jobs");
+        let text = String::from_utf8(lines.clone()).unwrap();
+        assert!(text.lines().last().unwrap().starts_with("{\"stopped\":\"cancelled\""), "{text}");
+        let merged: Merged<Out> = merge_records([("s".to_string(), &lines[..])]).unwrap();
+        assert_eq!((merged.records.len(), merged.missing_count), (3, 5));
+        assert_eq!(merged.stopped, vec![("s".to_string(), mark)]);
     }
 }

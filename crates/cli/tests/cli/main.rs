@@ -3,6 +3,7 @@
 mod digits;
 mod errors;
 mod hextris;
+mod interrupts;
 mod pairs;
 mod reports;
 mod tiling;
