@@ -16,6 +16,7 @@ use tessera_digits::expected::expected_score;
 use tessera_digits::format::{StrategyValueReport, ValueReport};
 use tessera_digits::process::judge_program;
 use tessera_digits::protocol::play;
+use tessera_digits::strategy::StrategyError;
 use tessera_digits::{Params, Strategy, StrategyName, TestSet};
 
 use crate::common::{
@@ -61,11 +62,27 @@ impl TypedValueParser for StrategyNames {
         arg: Option<&clap::Arg>,
         value: &OsStr,
     ) -> Result<StrategyName, clap::Error> {
-        StringValueParser::new().try_map(|s| s.parse::<StrategyName>()).parse_ref(cmd, arg, value)
+        // clap's message names the value already: the library's would say it again.
+        let parse = |s: String| match s.parse::<StrategyName>() {
+            Err(StrategyError::Unknown(_)) => {
+                Err("not a strategy (known: greedy, top1, top2, ..., best, optimal)".into())
+            }
+            other => other.map_err(|e| e.to_string()),
+        };
+        StringValueParser::new().try_map(parse).parse_ref(cmd, arg, value)
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(StrategyName::HELP.iter().map(|&(name, what)| PossibleValue::new(name).help(what))))
+    }
+}
+
+/// Reads `--set`: 1 or 2 (clap's own range message would name the value twice).
+fn official_set(s: &str) -> Result<u32, String> {
+    match s.trim() {
+        "1" => Ok(1),
+        "2" => Ok(2),
+        _ => Err("the official sets are 1 and 2".into()),
     }
 }
 
@@ -100,7 +117,7 @@ pub struct PlayArgs {
 #[derive(Debug, Args)]
 pub struct JudgeArgs {
     /// The official test set to play (1 or 2).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
+    #[arg(long, default_value_t = 2, value_parser = official_set)]
     set: u32,
     /// Games [default: the set's 50]; P is scaled to the number of games unless --p is given.
     #[arg(long, value_name = "T", value_parser = at_least_one)]
@@ -207,22 +224,22 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
         }
         (_, _, None) => official.with_games(t)?,
     };
-    if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
+    let limit = args.time_limit;
+    if !(limit > 0.0 && limit.is_finite()) {
         return Err(crate::common::usage("--time-limit must be a positive number of seconds"));
     }
     let seed = args.seed.get();
     let (program, rest) = args.command.split_first().context("no player program given")?;
-    let report =
-        quit_on_interrupt(|| judge_program(set, seed, program, rest, Some(Duration::from_secs_f64(args.time_limit))))
-            .with_context(|| format!("cannot start {program}"))?;
+    let report = quit_on_interrupt(|| judge_program(set, seed, program, rest, Some(Duration::from_secs_f64(limit))))
+        .with_context(|| format!("cannot start {program}"))?;
     if args.json {
         emit_json(&report)?;
     } else {
         let j = &report.judge;
         let mut out = format!("set: T={} {} P={}, seed {seed}\n", set.t, set.params, set.p);
         let verdict = if report.passed { "passed" } else { "FAILED" };
-        let ratio = j.total as f64 / set.p as f64;
-        out += &format!("verdict: {verdict}: total {} = {ratio:.6} P\n", j.total);
+        out += &format!("verdict: {verdict}: total {}", j.total);
+        out += &if set.p > 0 { format!(" = {:.6} P\n", j.total as f64 / set.p as f64) } else { "\n".into() };
         if let Some(f) = &j.fault {
             out += &format!("fault: game {}, block {}: the player {}\n", f.game, f.block, f.violation);
         }
@@ -232,7 +249,7 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
             out += &format!("games: {} played, mean {:.0}, min {:.0}, max {:.0}\n", s.n, s.mean, s.min, s.max);
         }
         if report.timed_out {
-            out += &format!("time limit: killed after {} s\n", args.time_limit);
+            out += &format!("time limit: killed after {limit} s\n");
         }
         if let Some(extra) = &report.after_verdict {
             out += &format!("after the verdict the player wrote {extra:?}\n");
@@ -243,7 +260,7 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
             None => out += "exit status: killed by a signal\n",
         }
         let memory = report.peak_kib.map_or(String::new(), |k| format!(", peak memory {:.1} MiB", k as f64 / 1024.0));
-        out += &format!("time: {:.2} s (limit {} s){memory}\n", report.seconds, args.time_limit);
+        out += &format!("time: {:.2} s (limit {} s){memory}\n", report.seconds, limit);
         emit(&out)?;
     }
     Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })

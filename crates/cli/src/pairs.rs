@@ -102,7 +102,7 @@ pub struct SolveArgs {
     /// Time budget in milliseconds (the search stops sooner once the board is clear).
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS, value_parser = at_least_one)]
     budget_ms: u64,
-    /// Independent searches in parallel; the first to clear the board wins [default: 1].
+    /// Independent searches in parallel; the first to clear the board wins.
     #[arg(long, short = 'j', value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: u64,
     #[command(flatten)]
@@ -273,8 +273,9 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
     let run = |jobs: &Jobs<'_>| {
         let (a, b) = args.seeds;
+        let count = (b - a + 1) as u64;
         let job = |j: u64, seed| run_job(a + j as i64, args.budget_ms, seed);
-        let records = jobs.run((b - a + 1) as u64, args.seed.get(), args.threads.get(), job)?;
+        let records = jobs.run(count, args.seed.get(), args.threads.get(), job)?;
         Ok((records, args.budget_ms))
     };
     // The budget of merged records is not known.

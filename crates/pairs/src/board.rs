@@ -109,8 +109,10 @@ impl Board {
         let first = lines.first().ok_or(BoardError::Empty)?.trim();
         // A first line holding a number written plainly (no leading zero) announces H, unless
         // it looks like the first of bare rows (as long as the next row, and not H rows follow).
+        // Alone, it is a header whose rows are missing (the tester never sends a single row).
         let header = match first.parse::<usize>() {
-            Ok(h) if first == h.to_string() && lines.len() > 1 => {
+            Ok(h) if first == h.to_string() && lines.len() == 1 => Some(h),
+            Ok(h) if first == h.to_string() => {
                 (lines.len() - 1 == h || lines[1].trim().len() != first.len()).then_some(h)
             }
             _ => None,
@@ -241,6 +243,7 @@ mod tests {
     fn bad_boards_say_why() {
         assert_eq!(Board::parse(""), Err(BoardError::Empty));
         assert_eq!(Board::parse("3\n01\n10\n"), Err(BoardError::MissingRows { announced: 3, found: 2 }));
+        assert_eq!(Board::parse("12\n"), Err(BoardError::MissingRows { announced: 12, found: 0 }));
         assert_eq!(Board::parse("01\n1a\n"), Err(BoardError::BadChar { line: 2, ch: 'a' }));
         assert_eq!(Board::parse("01\n101\n"), Err(BoardError::Ragged { line: 2, len: 3, width: 2 }));
         assert_eq!(Board::parse("x2\n01\n"), Err(BoardError::BadChar { line: 1, ch: 'x' }));

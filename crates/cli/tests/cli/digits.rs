@@ -78,6 +78,7 @@ fn the_judge_catches_misbehaving_programs() {
         tessera(&["digits", "judge", "--n", "1", "--b", "3", "--p", "0", "--games", "1", "--", "sh", "-c", script]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     assert!(stdout(&out).contains("after the verdict the player wrote \"extra\\n\""), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("NaN"), "P = 0 has no ratio: {}", stdout(&out));
     // Runs past the time limit.
     let out = tessera(&["digits", "judge", "--time-limit", "0.5", "--", "sleep", "30"]);
     assert_eq!(out.status.code(), Some(1));
@@ -152,12 +153,15 @@ fn bad_requests_are_refused_clearly() {
         assert!(!out.status.success(), "{args:?}");
         assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
         assert!(!stderr(&out).contains("panicked"), "{args:?}");
+        // The message names what was typed once, not twice.
+        let typed = args.last().unwrap();
+        assert!(stderr(&out).matches(*typed).count() <= 1 || typed.len() < 3, "{}", stderr(&out));
     };
     fails(&["digits", "value", "--n", "0"], "N = 0");
     fails(&["digits", "value", "--b", "0"], "B = 0");
     fails(&["digits", "value", "--b", "19"], "B = 19: at most 18");
     fails(&["digits", "value", "--n", "19", "--b", "18"], "does not fit 64 bits");
-    fails(&["digits", "value", "--strategy", "nonsense"], "unknown strategy");
+    fails(&["digits", "value", "--strategy", "nonsense"], "not a strategy (known:");
     fails(&["digits", "value", "--strategy", "top16"], "R must be between 1 and B = 15");
     fails(&["digits", "value", "--strategy", "optimal"], "needs 3247943160 states");
     fails(&["digits", "value", "--n", "1000", "--b", "6"], "counting table");
@@ -165,7 +169,7 @@ fn bad_requests_are_refused_clearly() {
     fails(&["digits", "value", "--n", "40"], "more than this machine has available");
     fails(&["digits", "eval", "--games", "0"], "at least 1");
     fails(&["digits", "judge"], "PROGRAM");
-    fails(&["digits", "judge", "--set", "3", "--", "true"], "3");
+    fails(&["digits", "judge", "--set", "3", "--", "true"], "the official sets are 1 and 2");
     fails(&["digits", "judge", "--n", "3", "--", "true"], "--p");
     let out = play(&[], b"50 20 15\n");
     assert_eq!(out.status.code(), Some(1));

@@ -150,3 +150,17 @@ fn values_that_cannot_be_used_exit_with_status_two() {
         assert!(err.starts_with("error: ") && err.contains("--help") && !err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_help_names_each_default_once() {
+    let help = stdout(&tessera(&["pairs", "solve", "--help"]));
+    assert!(!help.contains("[default: 1] [default: 1]"), "{help}");
+}
+
+#[test]
+fn a_header_without_rows_is_not_a_board() {
+    let dir = scratch("header-only");
+    let file = dir.join("board.txt");
+    std::fs::write(&file, "12\n").unwrap();
+    fails_with(&["pairs", "show", "--board", file.to_str().unwrap()], "announces 12 rows but has 0");
+}
