@@ -134,6 +134,9 @@ pub struct JudgeArgs {
     /// Kill the player after this many seconds (the official limit is 60).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     time_limit: f64,
+    /// The same limit in milliseconds, as other commands take a time budget.
+    #[arg(long, value_name = "MS", value_parser = at_least_one, conflicts_with = "time_limit")]
+    budget_ms: Option<u64>,
     #[command(flatten)]
     seed: SeedArg,
     /// Print the report as JSON.
@@ -164,8 +167,8 @@ pub struct ValueArgs {
 pub struct EvalArgs {
     #[command(flatten)]
     strategy: StrategyArg,
-    /// Games to simulate.
-    #[arg(long, short = 'g', default_value_t = 10_000, value_parser = at_least_one)]
+    /// Games to simulate, the run's jobs.
+    #[arg(long = "runs", short = 'g', visible_alias = "games", value_name = "N", default_value_t = 10_000, value_parser = at_least_one)]
     games: u64,
     #[command(flatten)]
     size: SizeArgs,
@@ -224,7 +227,7 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
         }
         (_, _, None) => official.with_games(t)?,
     };
-    let limit = args.time_limit;
+    let limit = args.budget_ms.map_or(args.time_limit, |ms| ms as f64 / 1000.0);
     if !(limit > 0.0 && limit.is_finite()) {
         return Err(crate::common::usage("--time-limit must be a positive number of seconds"));
     }

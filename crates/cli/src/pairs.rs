@@ -118,6 +118,9 @@ pub struct EvalArgs {
     /// Board seeds `A..B` (inclusive), as the official tester numbers them.
     #[arg(long, value_name = "A..B", default_value = "1..100", value_parser = parse_range)]
     seeds: (i64, i64),
+    /// Seeds to solve, the run's jobs: the same as `--seeds 1..N`.
+    #[arg(long, value_name = "N", value_parser = at_least_one, conflicts_with = "seeds")]
+    runs: Option<u64>,
     /// Time budget per seed in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS, value_parser = at_least_one)]
     budget_ms: u64,
@@ -272,7 +275,7 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
 
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
     let run = |jobs: &Jobs<'_>| {
-        let (a, b) = args.seeds;
+        let (a, b) = args.runs.map_or(args.seeds, |n| (1, i64::try_from(n).unwrap_or(i64::MAX)));
         let count = (b - a + 1) as u64;
         let job = |j: u64, seed| run_job(a + j as i64, args.budget_ms, seed);
         let records = jobs.run(count, args.seed.get(), args.threads.get(), job)?;

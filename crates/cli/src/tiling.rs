@@ -196,8 +196,8 @@ pub struct RandomArgs {
 /// `tessera tiling eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// Number of random puzzles (across all shards).
-    #[arg(long, default_value_t = 100, value_parser = at_least_one, conflicts_with = "merge")]
+    /// Number of random puzzles, the run's jobs (across all shards).
+    #[arg(long = "runs", visible_alias = "puzzles", value_name = "N", default_value_t = 100, value_parser = at_least_one, conflicts_with = "merge")]
     puzzles: u64,
     #[command(flatten)]
     shape: ShapeArgs,

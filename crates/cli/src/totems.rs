@@ -133,8 +133,8 @@ pub struct EvalArgs {
     /// Piece set for --n.
     #[arg(long, value_enum, default_value_t = Pieces::Tetrominoes)]
     pieces: Pieces,
-    /// Number of bags (with --bags: the file's bags, once each, by default).
-    #[arg(long, value_parser = at_least_one)]
+    /// Number of bags, the run's jobs [default: 100; with --bags, the file's bags once each].
+    #[arg(long = "runs", visible_alias = "rounds", value_name = "N", value_parser = at_least_one)]
     rounds: Option<u64>,
     #[command(flatten)]
     opts: SolveOpts,

@@ -152,6 +152,24 @@ fn values_that_cannot_be_used_exit_with_status_two() {
 }
 
 #[test]
+fn every_eval_takes_the_same_flags() {
+    let common =
+        ["--runs <N>", "--threads <K>", "--seed <S>", "--shard <I/N>", "--jsonl <FILE>", "--merge <FILE>", "--html"];
+    for game in ["tiling", "totems", "digits", "pairs"] {
+        let help = stdout(&tessera(&[game, "eval", "--help"]));
+        for flag in common {
+            assert!(help.contains(flag), "{game} eval --help has no {flag}:\n{help}");
+        }
+    }
+    for args in
+        [&["tiling", "eval"][..], &["totems", "eval"], &["pairs", "eval"], &["tiling", "solve"], &["digits", "judge"]]
+    {
+        let help = stdout(&tessera(&[args, &["--help"]].concat()));
+        assert!(help.contains("--budget-ms <MS>"), "{args:?} --help has no --budget-ms:\n{help}");
+    }
+}
+
+#[test]
 fn the_help_names_each_default_once() {
     let help = stdout(&tessera(&["pairs", "solve", "--help"]));
     assert!(!help.contains("[default: 1] [default: 1]"), "{help}");
