@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
-use tessera_core::runtime::Budget;
+use tessera_core::runtime::{Budget, Outcome, StopReason};
 use tessera_core::svg::board_svg;
 use tessera_pairs::eval::{EvalSummary, SeedResult, run_job, summarise};
 use tessera_pairs::format::{Game, ScoreReport, SolveReport};
@@ -269,6 +269,11 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
             sol.iterations,
             sol.seconds
         );
+    }
+    // Ctrl-C before the board was clear: the moves are what the search had, and the exit
+    // status says so (the budget running out is the contest's normal end, status 0).
+    if sol.left > 0 && tessera_core::runtime::interrupted() {
+        return Ok(crate::common::stopped_early(Outcome::Stopped(StopReason::Interrupted)));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -138,6 +138,17 @@ fn a_stopped_tour_lists_no_stopped_demo_as_ok() {
 }
 
 #[test]
+fn a_stopped_solve_answers_with_what_it_has_and_exits_3() {
+    // The largest board of the contest's examples takes seconds to clear on one thread.
+    let mut run = start(&["pairs", "solve", "--gen-seed", "3", "--seed", "1", "-j", "1"]);
+    let (status, out, err) = run.once("seed: 1", Duration::from_millis(300)).interrupt();
+    assert_eq!(status.code(), Some(STOPPED), "{err}");
+    assert!(err.contains("stopped early (interrupted)"), "{err}");
+    let moves: usize = out.lines().next().and_then(|n| n.trim().parse().ok()).expect("N, then the moves");
+    assert_eq!(out.lines().count(), moves + 1, "a whole answer in the tester's format");
+}
+
+#[test]
 fn commands_that_wait_quit_on_the_first_ctrl_c() {
     // Each waits on stdin (left open) or on the network; one Ctrl-C ends it.
     let waiting: [(&[&str], &str); 3] = [
