@@ -299,6 +299,8 @@ fn value_cmd(args: &ValueArgs) -> Result<ExitCode> {
         }
         out += &format!("time: {:.1} s on {}\n", o.seconds, plural(threads as u64, "thread", "threads"));
         emit(&out)?;
+    } else {
+        emit(&format!("S: not computed ({params}, {} states): stopped after {:.1} s\n", o.states, o.seconds))?;
     }
     if !o.outcome.is_complete() {
         return Ok(stopped_early(o.outcome));
