@@ -7,27 +7,28 @@
 //! | `GET /` | the page |
 //! | `GET /viewer.js`, `GET /viewer.css` | its script and style |
 //! | `GET /api/games` | the games with a demonstration |
-//! | `GET /api/documents` | `[{id, name, game, kind}]`: the files named on the command line and uploads |
+//! | `GET /api/documents` | `[{id, name, game, kind}]`: the files named on the command line, the demonstrations solved and the uploads held |
 //! | `GET /api/documents/ID` | one document, as views |
-//! | `GET /api/demo/GAME` | a game's demonstration, solved now (then listed like a document) |
-//! | `POST /api/documents` | an upload (a result file's text, at most [`MAX_UPLOAD`] bytes; the name in `X-Name`) |
+//! | `GET /api/demo/GAME` | a game's demonstration, solved on its first request and listed like a document; the same document from then on |
+//! | `POST /api/documents` | an upload (a result file's text, at most [`MAX_UPLOAD`] bytes; the name in `X-Name`): `{id}`; the latest [`MAX_UPLOADS`] are held, the oldest dropped beyond them |
 
-use std::io::Read;
+mod library;
+
+use std::io::{Cursor, Read};
 use std::net::SocketAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::json;
-use tiny_http::{Header, Method, Request, Response, Server};
+use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 
 use crate::games::{GAMES, demo, document};
 use crate::view::Document;
 use crate::{ASSET_CSS, ASSET_HTML, ASSET_JS};
+use library::{Library, Source};
+pub use library::{MAX_UPLOAD_BYTES, MAX_UPLOADS};
 
 /// Largest upload accepted.
 pub const MAX_UPLOAD: usize = 32 << 20;
-
-/// Most documents held at once (uploads beyond it are refused).
-pub const MAX_DOCUMENTS: usize = 256;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -40,7 +41,7 @@ pub struct BindError {
 /// A bound server and the documents it shows.
 pub struct Viewer {
     server: Server,
-    docs: Mutex<Vec<Document>>,
+    library: Mutex<Library>,
     threads: usize,
 }
 
@@ -54,7 +55,7 @@ impl Viewer {
     /// Listens on `addr` (`127.0.0.1:0` picks a free port) with these documents.
     pub fn bind(addr: &str, docs: Vec<Document>, threads: usize) -> Result<Viewer, BindError> {
         let server = Server::http(addr).map_err(|e| BindError { addr: addr.to_string(), why: e.to_string() })?;
-        Ok(Viewer { server, docs: Mutex::new(docs), threads })
+        Ok(Viewer { server, library: Mutex::new(Library::new(docs)), threads })
     }
 
     /// The address it listens on.
@@ -93,7 +94,7 @@ impl Viewer {
                 200,
                 &json!(GAMES.iter().map(|(g, what)| json!({"game": g, "shows": what})).collect::<Vec<_>>()),
             ),
-            (Method::Get, "/api/documents") => Reply::json(200, &self.listing()),
+            (Method::Get, "/api/documents") => Reply::json(200, &self.library().listing()),
             (Method::Get, path) if path.starts_with("/api/documents/") => self.one(&path["/api/documents/".len()..]),
             (Method::Get, path) if path.starts_with("/api/demo/") => self.demo(&path["/api/demo/".len()..]),
             (Method::Post, "/api/documents") => self.upload(&mut request),
@@ -102,44 +103,41 @@ impl Viewer {
             }
             _ => Reply::error(404, "not found"),
         };
-        let mut response = Response::from_data(reply.body).with_status_code(reply.status);
-        let headers = [
+        let mut headers = Vec::new();
+        let fields = [
             ("Content-Type", reply.content_type),
             ("Cache-Control", "no-store"),
             ("X-Content-Type-Options", "nosniff"),
         ];
-        for (field, value) in headers {
+        for (field, value) in fields {
             if let Ok(h) = Header::from_bytes(field.as_bytes(), value.as_bytes()) {
-                response.add_header(h);
+                headers.push(h);
             }
         }
+        let length = reply.body.as_ref().len();
+        let response = Response::new(StatusCode(reply.status), headers, Cursor::new(reply.body), Some(length), None);
         // A client that went away is no concern of ours.
         let _ = request.respond(response);
     }
 
-    fn listing(&self) -> serde_json::Value {
-        let docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
-        json!(
-            docs.iter()
-                .enumerate()
-                .map(|(id, d)| json!({"id": id, "name": d.name, "game": d.game, "kind": d.kind}))
-                .collect::<Vec<_>>()
-        )
+    /// The documents, locked (a panic elsewhere leaves them usable).
+    fn library(&self) -> MutexGuard<'_, Library> {
+        self.library.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn one(&self, id: &str) -> Reply {
-        let docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
-        match id.parse::<usize>().ok().and_then(|i| docs.get(i)) {
-            Some(d) => Reply::json(200, &json!(d)),
-            None => Reply::error(404, &format!("no document {id:?}")),
+        match id.parse::<usize>().ok().and_then(|i| self.library().get(i)) {
+            Some(held) => Reply::shared(Arc::clone(&held.json)),
+            None => Reply::error(
+                404,
+                &format!("no document {id:?} (the viewer holds the latest {MAX_UPLOADS} uploads, the oldest dropped)"),
+            ),
         }
     }
 
     fn demo(&self, game: &str) -> Reply {
         let Some(d) = demo(game, self.threads) else { return Reply::error(404, &format!("no game {game:?}")) };
-        let body = json!(d);
-        self.add(d);
-        Reply::json(200, &body)
+        Reply::shared(Arc::clone(&self.library().add(&d, Source::Demo).json))
     }
 
     fn upload(&self, request: &mut Request) -> Reply {
@@ -162,20 +160,9 @@ impl Viewer {
         }
         let Ok(text) = String::from_utf8(body) else { return Reply::error(400, "the upload is not UTF-8 text") };
         match document(&name, &text) {
-            Ok(d) => match self.add(d) {
-                Some(id) => Reply::json(201, &json!({"id": id})),
-                None => Reply::error(507, &format!("at most {MAX_DOCUMENTS} documents")),
-            },
+            Ok(d) => Reply::json(201, &json!({"id": self.library().add(&d, Source::Upload).id})),
             Err(e) => Reply::error(400, &e.to_string()),
         }
-    }
-
-    fn add(&self, d: Document) -> Option<usize> {
-        let mut docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
-        (docs.len() < MAX_DOCUMENTS).then(|| {
-            docs.push(d);
-            docs.len() - 1
-        })
     }
 }
 
@@ -192,15 +179,35 @@ impl Drop for StopOnDrop<'_> {
 struct Reply {
     status: u16,
     content_type: &'static str,
-    body: Vec<u8>,
+    body: Body,
+}
+
+/// A reply's bytes: an asset, a document's JSON as held, or written for this reply.
+enum Body {
+    Static(&'static [u8]),
+    Shared(Arc<[u8]>),
+    Owned(Vec<u8>),
+}
+
+impl AsRef<[u8]> for Body {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Body::Static(b) => b,
+            Body::Shared(b) => b,
+            Body::Owned(b) => b,
+        }
+    }
 }
 
 impl Reply {
-    fn asset(text: &str, content_type: &'static str) -> Reply {
-        Reply { status: 200, content_type, body: text.as_bytes().to_vec() }
+    fn asset(text: &'static str, content_type: &'static str) -> Reply {
+        Reply { status: 200, content_type, body: Body::Static(text.as_bytes()) }
+    }
+    fn shared(json: Arc<[u8]>) -> Reply {
+        Reply { status: 200, content_type: "application/json", body: Body::Shared(json) }
     }
     fn json(status: u16, v: &serde_json::Value) -> Reply {
-        Reply { status, content_type: "application/json", body: v.to_string().into_bytes() }
+        Reply { status, content_type: "application/json", body: Body::Owned(v.to_string().into_bytes()) }
     }
     fn error(status: u16, why: &str) -> Reply {
         Reply::json(status, &json!({ "error": why }))
