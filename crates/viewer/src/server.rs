@@ -16,7 +16,7 @@ mod library;
 
 use std::io::{Cursor, Read};
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use serde_json::json;
 use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
@@ -24,7 +24,7 @@ use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 use crate::games::{GAMES, demo, document};
 use crate::view::Document;
 use crate::{ASSET_CSS, ASSET_HTML, ASSET_JS};
-use library::{Library, Source};
+use library::{Held, Library, Source};
 pub use library::{MAX_UPLOAD_BYTES, MAX_UPLOADS};
 
 /// Largest upload accepted.
@@ -42,6 +42,8 @@ pub struct BindError {
 pub struct Viewer {
     server: Server,
     library: Mutex<Library>,
+    /// Each game's demonstration (in [`GAMES`]' order), solved on its first request.
+    demos: [OnceLock<Arc<Held>>; GAMES.len()],
     threads: usize,
 }
 
@@ -55,7 +57,8 @@ impl Viewer {
     /// Listens on `addr` (`127.0.0.1:0` picks a free port) with these documents.
     pub fn bind(addr: &str, docs: Vec<Document>, threads: usize) -> Result<Viewer, BindError> {
         let server = Server::http(addr).map_err(|e| BindError { addr: addr.to_string(), why: e.to_string() })?;
-        Ok(Viewer { server, library: Mutex::new(Library::new(docs)), threads })
+        let demos = std::array::from_fn(|_| OnceLock::new());
+        Ok(Viewer { server, library: Mutex::new(Library::new(docs)), demos, threads })
     }
 
     /// The address it listens on.
@@ -135,9 +138,22 @@ impl Viewer {
         }
     }
 
+    /// A game's demonstration: solved once (a request for it while it is being solved waits for
+    /// that solve), then the same document.
     fn demo(&self, game: &str) -> Reply {
-        let Some(d) = demo(game, self.threads) else { return Reply::error(404, &format!("no game {game:?}")) };
-        Reply::shared(Arc::clone(&self.library().add(&d, Source::Demo).json))
+        let Some(k) = GAMES.iter().position(|(g, _)| *g == game) else {
+            return Reply::error(404, &format!("no game {game:?}"));
+        };
+        let held = self.demos[k].get_or_init(|| {
+            let d = demo(game, self.threads).unwrap_or_else(|| Document {
+                name: format!("{game} demo"),
+                game: game.to_string(),
+                kind: "demo".into(),
+                views: Vec::new(),
+            });
+            self.library().add(&d, Source::Demo)
+        });
+        Reply::shared(Arc::clone(&held.json))
     }
 
     fn upload(&self, request: &mut Request) -> Reply {
@@ -272,6 +288,22 @@ mod tests {
             assert!(status == 400 && body.contains("not a tessera result"), "{body}");
             // Oversized: refused on its announced length, before reading it.
             assert_eq!(post(addr, "", MAX_UPLOAD + 1).0, 413);
+        });
+    }
+
+    #[test]
+    fn a_demonstration_is_solved_once() {
+        let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
+        let addr = viewer.addr().unwrap();
+        std::thread::scope(|s| {
+            s.spawn(|| viewer.run(None));
+            let _stop = viewer.stop_on_drop();
+            let (status, first) = get(addr, "/api/demo/totems");
+            assert!(status == 200 && first.contains(r#""game":"totems""#), "{first}");
+            assert_eq!(get(addr, "/api/demo/totems"), (200, first));
+            let (_, listing) = get(addr, "/api/documents");
+            assert_eq!(listing, r#"[{"game":"totems","id":0,"kind":"solve","name":"totems demo"}]"#);
+            assert_eq!(get(addr, "/api/demo/chess").0, 404);
         });
     }
 }
