@@ -16,6 +16,7 @@ mod library;
 
 use std::io::{Cursor, Read};
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use serde_json::json;
@@ -29,6 +30,10 @@ pub use library::{MAX_UPLOAD_BYTES, MAX_UPLOADS};
 
 /// Largest upload accepted.
 pub const MAX_UPLOAD: usize = 32 << 20;
+
+/// Requests answered at once: a page is not held up by a demonstration being solved or an upload
+/// being read.
+pub const WORKERS: usize = 8;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +50,8 @@ pub struct Viewer {
     /// Each game's demonstration (in [`GAMES`]' order), solved on its first request.
     demos: [OnceLock<Arc<Held>>; GAMES.len()],
     threads: usize,
+    /// Set by [`Viewer::stop`], for good.
+    stopped: AtomicBool,
 }
 
 impl std::fmt::Debug for Viewer {
@@ -58,7 +65,8 @@ impl Viewer {
     pub fn bind(addr: &str, docs: Vec<Document>, threads: usize) -> Result<Viewer, BindError> {
         let server = Server::http(addr).map_err(|e| BindError { addr: addr.to_string(), why: e.to_string() })?;
         let demos = std::array::from_fn(|_| OnceLock::new());
-        Ok(Viewer { server, library: Mutex::new(Library::new(docs)), demos, threads })
+        let library = Mutex::new(Library::new(docs));
+        Ok(Viewer { server, library, demos, threads, stopped: AtomicBool::new(false) })
     }
 
     /// The address it listens on.
@@ -66,9 +74,14 @@ impl Viewer {
         self.server.server_addr().to_ip()
     }
 
-    /// Makes [`Viewer::run`] return (from another thread).
+    /// Makes [`Viewer::run`] return (from another thread) once the requests being answered are
+    /// answered; a stopped viewer stays stopped.
     pub fn stop(&self) {
-        self.server.unblock();
+        self.stopped.store(true, Ordering::SeqCst);
+        // Each unblocks one waiting worker.
+        for _ in 0..WORKERS {
+            self.server.unblock();
+        }
     }
 
     /// A guard that stops the server when dropped: a thread scope running [`Viewer::run`] then
@@ -77,12 +90,27 @@ impl Viewer {
         StopOnDrop(self)
     }
 
-    /// Answers requests one after the other, until [`Viewer::stop`] (or `limit` of them).
+    /// Answers requests on [`WORKERS`] threads, until [`Viewer::stop`] (or `limit` of them).
     pub fn run(&self, limit: Option<usize>) {
-        for (k, request) in self.server.incoming_requests().enumerate() {
-            self.answer(request);
-            if limit.is_some_and(|l| k + 1 >= l) {
-                break;
+        let taken = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..WORKERS {
+                s.spawn(|| self.work(&taken, limit));
+            }
+        });
+    }
+
+    /// One worker: takes a turn (one of `limit`), waits for a request and answers it.
+    fn work(&self, taken: &AtomicUsize, limit: Option<usize>) {
+        while !self.stopped.load(Ordering::SeqCst) {
+            if limit.is_some_and(|l| taken.fetch_add(1, Ordering::SeqCst) >= l) {
+                return;
+            }
+            match self.server.recv() {
+                Ok(request) => self.answer(request),
+                // Unblocked by `stop`, or the server can take no more connections: stop them all.
+                Err(_) if !self.stopped.load(Ordering::SeqCst) => self.stop(),
+                Err(_) => return,
             }
         }
     }
@@ -288,6 +316,37 @@ mod tests {
             assert!(status == 400 && body.contains("not a tessera result"), "{body}");
             // Oversized: refused on its announced length, before reading it.
             assert_eq!(post(addr, "", MAX_UPLOAD + 1).0, 413);
+        });
+    }
+
+    #[test]
+    fn a_slow_upload_holds_up_no_other_request() {
+        let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
+        let addr = viewer.addr().unwrap();
+        std::thread::scope(|s| {
+            s.spawn(|| viewer.run(None));
+            let _stop = viewer.stop_on_drop();
+            // An upload announced at 100 bytes, 10 of them sent: a worker waits for the rest.
+            let mut slow = TcpStream::connect(addr).unwrap();
+            let head = format!("POST /api/documents HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 100\r\n\r\n");
+            slow.write_all(format!("{head}{{\"actions\"").as_bytes()).unwrap();
+            for _ in 0..2 * WORKERS {
+                assert_eq!(get(addr, "/api/games").0, 200, "answered beside the upload");
+            }
+            drop(slow);
+        });
+    }
+
+    #[test]
+    fn a_limited_run_answers_that_many_requests() {
+        let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
+        let addr = viewer.addr().unwrap();
+        std::thread::scope(|s| {
+            let run = s.spawn(|| viewer.run(Some(3)));
+            for _ in 0..3 {
+                assert_eq!(get(addr, "/viewer.css").0, 200);
+            }
+            run.join().unwrap();
         });
     }
 
