@@ -11,8 +11,14 @@
 //! | `GET /api/documents/ID` | one document, as views |
 //! | `GET /api/demo/GAME` | a game's demonstration, solved on its first request and listed like a document; the same document from then on |
 //! | `POST /api/documents` | an upload (a result file's text, at most [`MAX_UPLOAD`] bytes; the name in `X-Name`): `{id}`; the latest [`MAX_UPLOADS`] are held, the oldest dropped beyond them |
+//!
+//! Any request whose `Host` header does not name the viewer's address (`localhost`, a loopback
+//! address or the address it was bound to, with its port), or that carries an `Origin` header
+//! other than the viewer's own, is answered `403` with a line of plain text: no other web page can
+//! drive the viewer, directly or through a name made to point at this machine (DNS rebinding).
 
 mod library;
+mod origin;
 
 use std::io::{Cursor, Read};
 use std::net::SocketAddr;
@@ -27,6 +33,7 @@ use crate::view::Document;
 use crate::{ASSET_CSS, ASSET_HTML, ASSET_JS};
 use library::{Held, Library, Source};
 pub use library::{MAX_UPLOAD_BYTES, MAX_UPLOADS};
+use origin::Own;
 
 /// Largest upload accepted.
 pub const MAX_UPLOAD: usize = 32 << 20;
@@ -52,6 +59,8 @@ pub struct Viewer {
     threads: usize,
     /// Set by [`Viewer::stop`], for good.
     stopped: AtomicBool,
+    /// The address it answers to.
+    own: Option<Own>,
 }
 
 impl std::fmt::Debug for Viewer {
@@ -66,7 +75,8 @@ impl Viewer {
         let server = Server::http(addr).map_err(|e| BindError { addr: addr.to_string(), why: e.to_string() })?;
         let demos = std::array::from_fn(|_| OnceLock::new());
         let library = Mutex::new(Library::new(docs));
-        Ok(Viewer { server, library, demos, threads, stopped: AtomicBool::new(false) })
+        let own = server.server_addr().to_ip().map(Own::new);
+        Ok(Viewer { server, library, demos, threads, stopped: AtomicBool::new(false), own })
     }
 
     /// The address it listens on.
@@ -116,23 +126,9 @@ impl Viewer {
     }
 
     fn answer(&self, mut request: Request) {
-        let url = request.url().split('?').next().unwrap_or("").to_string();
-        let reply = match (request.method(), url.as_str()) {
-            (Method::Get, "/") => Reply::asset(ASSET_HTML, "text/html; charset=utf-8"),
-            (Method::Get, "/viewer.js") => Reply::asset(ASSET_JS, "text/javascript; charset=utf-8"),
-            (Method::Get, "/viewer.css") => Reply::asset(ASSET_CSS, "text/css; charset=utf-8"),
-            (Method::Get, "/api/games") => Reply::json(
-                200,
-                &json!(GAMES.iter().map(|(g, what)| json!({"game": g, "shows": what})).collect::<Vec<_>>()),
-            ),
-            (Method::Get, "/api/documents") => Reply::json(200, &self.library().listing()),
-            (Method::Get, path) if path.starts_with("/api/documents/") => self.one(&path["/api/documents/".len()..]),
-            (Method::Get, path) if path.starts_with("/api/demo/") => self.demo(&path["/api/demo/".len()..]),
-            (Method::Post, "/api/documents") => self.upload(&mut request),
-            (_, "/" | "/viewer.js" | "/viewer.css" | "/api/games" | "/api/documents") => {
-                Reply::error(405, "method not allowed")
-            }
-            _ => Reply::error(404, "not found"),
+        let reply = match self.refusal(&request) {
+            Some(why) => Reply::text(403, why),
+            None => self.route(&mut request),
         };
         let mut headers = Vec::new();
         let fields = [
@@ -149,6 +145,34 @@ impl Viewer {
         let response = Response::new(StatusCode(reply.status), headers, Cursor::new(reply.body), Some(length), None);
         // A client that went away is no concern of ours.
         let _ = request.respond(response);
+    }
+
+    /// Why a request is refused: a `Host` or an `Origin` that is not the viewer's.
+    fn refusal(&self, request: &Request) -> Option<&'static str> {
+        let header =
+            |name: &'static str| request.headers().iter().find(|h| h.field.equiv(name)).map(|h| h.value.as_str());
+        self.own?.refusal(header("Host"), header("Origin"))
+    }
+
+    fn route(&self, request: &mut Request) -> Reply {
+        let url = request.url().split('?').next().unwrap_or("").to_string();
+        match (request.method(), url.as_str()) {
+            (Method::Get, "/") => Reply::asset(ASSET_HTML, "text/html; charset=utf-8"),
+            (Method::Get, "/viewer.js") => Reply::asset(ASSET_JS, "text/javascript; charset=utf-8"),
+            (Method::Get, "/viewer.css") => Reply::asset(ASSET_CSS, "text/css; charset=utf-8"),
+            (Method::Get, "/api/games") => Reply::json(
+                200,
+                &json!(GAMES.iter().map(|(g, what)| json!({"game": g, "shows": what})).collect::<Vec<_>>()),
+            ),
+            (Method::Get, "/api/documents") => Reply::json(200, &self.library().listing()),
+            (Method::Get, path) if path.starts_with("/api/documents/") => self.one(&path["/api/documents/".len()..]),
+            (Method::Get, path) if path.starts_with("/api/demo/") => self.demo(&path["/api/demo/".len()..]),
+            (Method::Post, "/api/documents") => self.upload(request),
+            (_, "/" | "/viewer.js" | "/viewer.css" | "/api/games" | "/api/documents") => {
+                Reply::error(405, "method not allowed")
+            }
+            _ => Reply::error(404, "not found"),
+        }
     }
 
     /// The documents, locked (a panic elsewhere leaves them usable).
@@ -253,6 +277,9 @@ impl Reply {
     fn json(status: u16, v: &serde_json::Value) -> Reply {
         Reply { status, content_type: "application/json", body: Body::Owned(v.to_string().into_bytes()) }
     }
+    fn text(status: u16, why: &'static str) -> Reply {
+        Reply { status, content_type: "text/plain; charset=utf-8", body: Body::Static(why.as_bytes()) }
+    }
     fn error(status: u16, why: &str) -> Reply {
         Reply::json(status, &json!({ "error": why }))
     }
@@ -278,14 +305,19 @@ mod tests {
     }
 
     fn get(addr: SocketAddr, path: &str) -> (u16, String) {
-        exchange(addr, &format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+        exchange(addr, &format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"))
     }
 
     fn post(addr: SocketAddr, body: &str, length: usize) -> (u16, String) {
+        post_with(addr, &format!("Host: {addr}\r\n"), body, length)
+    }
+
+    /// An upload with these header lines (Host among them, or not).
+    fn post_with(addr: SocketAddr, headers: &str, body: &str, length: usize) -> (u16, String) {
         exchange(
             addr,
             &format!(
-                "POST /api/documents HTTP/1.1\r\nHost: x\r\nX-Name: up.json\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n{body}"
+                "POST /api/documents HTTP/1.1\r\n{headers}X-Name: up.json\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n{body}"
             ),
         )
     }
@@ -316,6 +348,41 @@ mod tests {
             assert!(status == 400 && body.contains("not a tessera result"), "{body}");
             // Oversized: refused on its announced length, before reading it.
             assert_eq!(post(addr, "", MAX_UPLOAD + 1).0, 413);
+        });
+    }
+
+    #[test]
+    fn other_hosts_and_origins_are_refused() {
+        let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
+        let addr = viewer.addr().unwrap();
+        let port = addr.port();
+        let solve = concat!(
+            r#"{"actions":{"totems":[{"shape":"O","coordinates":[[0,0],[1,0],[0,1],[1,1]]}]},"box":[2,2],"#,
+            r#""score":2.0,"best_score":2.0,"optimal":true,"best_box_impossible":false,"trials":[],"seconds":0.1}"#
+        );
+        std::thread::scope(|s| {
+            s.spawn(|| viewer.run(None));
+            let _stop = viewer.stop_on_drop();
+            // DNS rebinding: a page of another name, resolved to this machine.
+            let rebound = format!("GET / HTTP/1.1\r\nHost: rebound.example:{port}\r\nConnection: close\r\n\r\n");
+            let (status, body) = exchange(addr, &rebound);
+            assert!(status == 403 && body.contains("Host"), "{status} {body}");
+            let other_port = format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n", port ^ 1);
+            assert_eq!(exchange(addr, &other_port).0, 403);
+            // Another web page posting to the viewer.
+            let foreign = format!("Host: {addr}\r\nOrigin: http://evil.example\r\n");
+            let (status, body) = post_with(addr, &foreign, solve, solve.len());
+            assert!(status == 403 && body.contains("another origin"), "{status} {body}");
+            let demo =
+                format!("GET /api/demo/digits HTTP/1.1\r\nHost: {addr}\r\nOrigin: null\r\nConnection: close\r\n\r\n");
+            assert_eq!(exchange(addr, &demo).0, 403);
+            assert_eq!(get(addr, "/api/documents"), (200, "[]".to_string()), "nothing was taken");
+            // The page itself, by either name, and a program that sends no Origin.
+            let own = format!("Host: {addr}\r\nOrigin: http://{addr}\r\n");
+            assert_eq!(post_with(addr, &own, solve, solve.len()), (201, r#"{"id":0}"#.to_string()));
+            let local = format!("Host: localhost:{port}\r\nOrigin: http://localhost:{port}\r\n");
+            assert_eq!(post_with(addr, &local, solve, solve.len()).0, 201);
+            assert_eq!(post(addr, solve, solve.len()).0, 201);
         });
     }
 
