@@ -14,8 +14,9 @@ pub struct ViewArgs {
     /// Address to listen on (loopback by default: the page is for this machine).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
-    /// Result files to show: what `solve --json`, `eval --json` and `eval --jsonl` write (and the
-    /// solutions list that `hextris solve` writes).
+    /// Result files to show: what `solve --json`, `eval --json` and `eval --jsonl` write, the
+    /// solutions list that `hextris solve` writes, and `totems round --json`, `digits value --json`
+    /// and `digits judge --json`.
     #[arg(value_name = "FILES")]
     files: Vec<String>,
     #[command(flatten)]

@@ -1,23 +1,115 @@
-//! digits: a game replayed block by block (towers filling up), and the scores of an evaluation
-//! against S, the optimal expected score.
+//! digits: a game replayed block by block (towers filling up); the scores of an evaluation, or of a
+//! judged run, against S, the optimal expected score; S as computed, and a strategy's exact value.
 
 use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
+use tessera_core::runtime::Outcome;
+use tessera_core::tour::plural;
 use tessera_digits::Params;
 use tessera_digits::demo::{self, first_game};
 use tessera_digits::eval::{EvalSummary, GameResult};
-use tessera_digits::params::{POW10, known_optimum};
+use tessera_digits::format::{StrategyValueReport, ValueReport};
+use tessera_digits::params::{KNOWN_S_OFFICIAL, POW10, known_optimum};
+use tessera_digits::process::ProcessReport;
 
 use super::{Converted, DocError, records};
 use crate::view::{Chart, Charts, Replay, Step, View};
 
 const GAME: &str = "digits";
 
-/// An eval summary; `None` for any other document.
+/// An eval summary, a `value --json` output (S, or a strategy's value) or a `judge --json` run;
+/// `None` for any other document.
 pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
-    let Ok(summary) = EvalSummary::deserialize(v) else { return Ok(None) };
-    Ok(Some((GAME, "eval", vec![View::Charts(summary_charts(&summary))])))
+    let charts = if let Ok(summary) = EvalSummary::deserialize(v) {
+        ("eval", summary_charts(&summary))
+    } else if let Ok(report) = ValueReport::deserialize(v) {
+        ("value", optimum_figures(&report))
+    } else if let Ok(report) = StrategyValueReport::deserialize(v) {
+        ("value", strategy_figures(&report))
+    } else if let Ok(report) = ProcessReport::deserialize(v) {
+        ("judge", judged_charts(&report))
+    } else {
+        return Ok(None);
+    };
+    Ok(Some((GAME, charts.0, vec![View::Charts(charts.1)])))
+}
+
+/// S as computed, and how far it agrees with the published value.
+fn optimum_figures(r: &ValueReport) -> Charts {
+    let o = &r.optimum;
+    let (value, outcome) = match o.outcome {
+        Outcome::Complete => (format!("{:.2}", o.value), "every layer".to_string()),
+        Outcome::Stopped(why) => ("not known: the computation stopped".to_string(), format!("stopped: {why}")),
+    };
+    let mut figures = vec![
+        ("S, the optimal expected score".to_string(), value),
+        ("computed".to_string(), outcome),
+        ("states".to_string(), format!("{} (largest layer {})", o.states, o.largest_layer)),
+    ];
+    if let (Some(error), Some(digits)) = (r.relative_error_to_known, r.significant_digits) {
+        // The only S published, with more digits than a double holds.
+        let known = KNOWN_S_OFFICIAL.get(..20).unwrap_or(KNOWN_S_OFFICIAL);
+        let agree = format!("{known}: relative error {error:.1e}, {digits} significant digits");
+        figures.push(("the published S".to_string(), agree));
+    }
+    figures.push(("time".to_string(), format!("{:.1} s on {}", o.seconds, threads(r.threads))));
+    Charts { title: format!("digits: S for {}", o.params), figures, charts: Vec::new() }
+}
+
+/// A strategy's exact expected score, against S.
+fn strategy_figures(r: &StrategyValueReport) -> Charts {
+    let mut figures = vec![("expected score".to_string(), format!("{:.2}", r.value))];
+    if let (Some(f), Some(s)) = (r.fraction_of_optimum, r.optimum) {
+        figures.push(("of S".to_string(), format!("{f:.9} (S = {s:.2})")));
+    }
+    if let Some(own) = r.own_value {
+        figures.push(("its own tables' value".to_string(), format!("{own:.2}")));
+    }
+    figures.extend([
+        ("states reached".to_string(), format!("{} (largest layer {})", r.reachable_states, r.largest_layer)),
+        ("time".to_string(), format!("tables {:.1} ms, evaluation {:.2} s", r.build_seconds * 1000.0, r.seconds)),
+    ]);
+    let name =
+        if r.strategy == r.resolved { r.strategy.to_string() } else { format!("{} ({})", r.strategy, r.resolved) };
+    Charts { title: format!("digits: {name} at {}", r.params), figures, charts: Vec::new() }
+}
+
+/// A program judged: the verdict and its figures, and each game's score as a fraction of S.
+fn judged_charts(r: &ProcessReport) -> Charts {
+    let j = &r.judge;
+    let set = j.set;
+    let verdict = if r.passed { "passed" } else { "failed" };
+    let mut figures = vec![
+        ("set".to_string(), format!("T={} {} P={}, seed {}", set.t, set.params, set.p, j.seed)),
+        ("verdict".to_string(), format!("{verdict}: total {} = {:.6} P", j.total, j.total as f64 / set.p as f64)),
+    ];
+    if let Some(f) = &j.fault {
+        figures.push(("fault".to_string(), format!("game {}, block {}: the player {}", f.game, f.block, f.violation)));
+    }
+    let exit = match (r.timed_out, r.exit_code) {
+        (true, _) => "killed at the time limit".to_string(),
+        (false, Some(c)) => format!("exit status {c}"),
+        (false, None) => "killed by a signal".to_string(),
+    };
+    figures.push(("the program".to_string(), exit));
+    if let Some(extra) = &r.after_verdict {
+        figures.push(("after the verdict it wrote".to_string(), format!("{extra:?}")));
+    }
+    let memory = r.peak_kib.map_or(String::new(), |k| format!(", peak memory {:.1} MiB", k as f64 / 1024.0));
+    figures.push(("time".to_string(), format!("{:.2} s{memory}", r.seconds)));
+    let scores: Vec<f64> = j.scores.iter().map(|&s| s as f64).collect();
+    let (values, unit, reference) = match known_optimum(set.params) {
+        Some(s) => (scores.iter().map(|x| x / s).collect(), "of S", Some(("S (the optimal mean)".to_string(), 1.0))),
+        None => (scores, "points", None),
+    };
+    let title = format!("score per game ({} of {} played)", j.scores.len(), set.t);
+    let charts = vec![Chart::Histogram { title, unit: unit.into(), values, reference }];
+    Charts { title: "digits: a judged run".into(), figures, charts }
+}
+
+fn threads(n: usize) -> String {
+    plural(n as u64, "thread", "threads")
 }
 
 fn summary_charts(s: &EvalSummary) -> Charts {
@@ -116,6 +208,70 @@ mod tests {
         cells.sort_unstable();
         cells.dedup();
         assert_eq!(cells.len(), 300, "every place of the 20 x 15 towers filled once");
+    }
+
+    #[test]
+    fn values_of_s_and_of_a_strategy_become_figures() {
+        use tessera_core::runtime::Budget;
+        use tessera_digits::exact::{Optimum, optimum};
+        use tessera_digits::expected::expected_score;
+        use tessera_digits::strategy::StrategyName;
+        let params = Params::new(6, 4).unwrap();
+        let o = optimum(params, 1, &Budget::unlimited(), &mut |_, _| {}).unwrap();
+        let s = o.value;
+        let d = document("s.json", &serde_json::to_string(&ValueReport::new(o.clone(), 1)).unwrap()).unwrap();
+        assert_eq!((d.game.as_str(), d.kind.as_str()), ("digits", "value"));
+        let View::Charts(c) = &d.views[0] else { panic!("figures") };
+        assert_eq!(c.title, "digits: S for N=6 B=4");
+        assert_eq!(c.figures[0], ("S, the optimal expected score".to_string(), format!("{s:.2}")));
+        assert!(c.figures.iter().all(|f| f.0 != "the published S"), "S is published for the official size only");
+        let strategy = StrategyName::Best.build(params).unwrap();
+        let v = expected_score(strategy.as_ref(), params, 1, &Budget::unlimited()).unwrap();
+        let report = StrategyValueReport::new(StrategyName::Best, params, &v, Some(s), None, 0.001);
+        let d = document("v.json", &serde_json::to_string(&report).unwrap()).unwrap();
+        let View::Charts(c) = &d.views[0] else { panic!("figures") };
+        assert_eq!(c.title, "digits: best (top4) at N=6 B=4");
+        assert_eq!(c.figures[1].1, format!("{:.9} (S = {s:.2})", v.value / s));
+        // The official S, as `value --json` writes it when it is computed.
+        let official = ValueReport::new(Optimum { params: Params::OFFICIAL, value: 1.913_199_579_405_637e16, ..o }, 2);
+        let d = document("o.json", &serde_json::to_string(&official).unwrap()).unwrap();
+        let View::Charts(c) = &d.views[0] else { panic!("figures") };
+        let published = c.figures.iter().find(|f| f.0 == "the published S").expect("compared");
+        assert!(published.1.starts_with("19131995794056374.42: relative error"), "{}", published.1);
+    }
+
+    #[test]
+    fn a_judged_run_becomes_its_verdict_and_scores() {
+        use tessera_digits::params::TestSet;
+        use tessera_digits::protocol::JudgeReport;
+        let set = TestSet { t: 2, params: Params::OFFICIAL, p: 1 };
+        let scores = vec![19_131_995_794_056_374, 9_565_997_897_028_187];
+        let judge = JudgeReport {
+            set,
+            seed: 4,
+            scores,
+            total: 28_697_993_691_084_561,
+            passed: true,
+            fault: None,
+            seconds: 0.5,
+        };
+        let report = ProcessReport {
+            judge,
+            exit_code: Some(0),
+            after_verdict: None,
+            timed_out: false,
+            peak_kib: Some(2048),
+            seconds: 0.6,
+            passed: true,
+        };
+        let d = document("j.json", &serde_json::to_string(&report).unwrap()).unwrap();
+        assert_eq!((d.game.as_str(), d.kind.as_str()), ("digits", "judge"));
+        let View::Charts(c) = &d.views[0] else { panic!("charts") };
+        assert!(c.figures[1].1.starts_with("passed: total 28697993691084561"), "{:?}", c.figures);
+        assert_eq!(c.figures.last().unwrap().1, "0.60 s, peak memory 2.0 MiB");
+        let Chart::Histogram { values, unit, .. } = &c.charts[0] else { panic!("a histogram") };
+        assert_eq!(unit, "of S");
+        assert!((values[0] - 1.0).abs() < 1e-12 && (values[1] - 0.5).abs() < 1e-12);
     }
 
     #[test]

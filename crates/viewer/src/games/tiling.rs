@@ -1,5 +1,6 @@
-//! tiling: the solutions of a puzzle as a replay (one step per solution, a slider over them);
-//! an evaluation as its solve rate and a histogram of solve times.
+//! tiling: the solutions of a puzzle as a replay (one step per solution, a slider over them), the
+//! first one found as a board, counts as figures; an evaluation as its solve rate and a histogram
+//! of solve times.
 
 use std::ops::ControlFlow;
 
@@ -8,20 +9,21 @@ use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Budget;
 use tessera_core::stats::Rate;
+use tessera_core::tour::plural;
 use tessera_tiling::demo::DEMOS;
 use tessera_tiling::eval::{EvalSummary, JobResult};
-use tessera_tiling::report::{CountReport, SolutionJson, SolutionList};
+use tessera_tiling::report::{CountReport, FirstReport, FirstStatus, SolutionJson, SolutionList};
 use tessera_tiling::{Puzzle, Tiler};
 
 use super::{Converted, DocError, records};
-use crate::view::{Cell, Chart, Charts, Replay, Step, View};
+use crate::view::{Board, Cell, Chart, Charts, Replay, Step, View};
 
 const GAME: &str = "tiling";
 
 /// Most solutions one replay holds (a bigger list is cut, and says so).
 pub(crate) const MAX_SOLUTIONS: usize = 5000;
 
-/// A solve output (a list of solutions, or counts) or an eval summary; `None` for any other
+/// A solve output (a list of solutions, counts, or the first tiling found) or an eval summary; `None` for any other
 /// document.
 pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
     if let Ok(list) = SolutionList::deserialize(v) {
@@ -29,6 +31,9 @@ pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
     }
     if let Ok(count) = CountReport::deserialize(v) {
         return Ok(Some((GAME, "count", vec![View::Charts(count_figures(&count))])));
+    }
+    if let Ok(first) = FirstReport::deserialize(v) {
+        return Ok(Some((GAME, "first", vec![first_view(&first)])));
     }
     if let Ok(summary) = EvalSummary::deserialize(v) {
         return Ok(Some((GAME, "eval", vec![View::Charts(summary_charts(&summary))])));
@@ -56,6 +61,27 @@ fn count_figures(count: &CountReport) -> Charts {
         ("seconds".to_string(), Value::from(count.seconds).to_string()),
     ];
     Charts { title: count.puzzle.name.clone(), figures, charts: Vec::new() }
+}
+
+/// The tiling found, as a board; the verdict alone if there is none.
+fn first_view(first: &FirstReport) -> View {
+    let threads = plural(first.threads as u64, "thread", "threads");
+    let ms = format!("{:.1} ms on {threads} (seed {})", first.seconds * 1000.0, first.seed);
+    let name = &first.puzzle.name;
+    match (&first.solution, first.status) {
+        (Some(s), _) => {
+            let caption = vec![format!("the first tiling found, in {ms}")];
+            View::Board(Board::new(name.clone(), first.puzzle.lattice, solution_cells(s), caption))
+        }
+        (None, status) => {
+            let verdict = match status {
+                FirstStatus::NoTiling => "the puzzle has no tiling",
+                FirstStatus::Found | FirstStatus::Unknown => "stopped before finding a tiling",
+            };
+            let figures = vec![("verdict".to_string(), verdict.to_string()), ("time".to_string(), ms)];
+            View::Charts(Charts { title: name.clone(), figures, charts: Vec::new() })
+        }
+    }
 }
 
 /// A replay of solutions: each step sets every cell.
@@ -162,6 +188,24 @@ mod tests {
         assert_eq!((r.start.len(), r.start[0].2.as_str()), (60, "."));
         assert_eq!(r.steps[0].set.len(), 60);
         assert_eq!(r.title, "pentominoes 3x20");
+    }
+
+    #[test]
+    fn a_first_tiling_becomes_a_board_and_none_a_verdict() {
+        use tessera_core::runtime::Verdict;
+        let p = builtin("pentomino-6x10").unwrap();
+        let tiler = Tiler::new(&p.problem).unwrap();
+        let verdict = tiler.first(1, 7, &Budget::unlimited());
+        let report = FirstReport::new(&p, &tiler, &verdict, 0.004, 7, 1);
+        let d = document("f.json", &serde_json::to_string(&report).unwrap()).unwrap();
+        assert_eq!((d.game.as_str(), d.kind.as_str()), ("tiling", "first"));
+        let View::Board(b) = &d.views[0] else { panic!("a board") };
+        assert_eq!((b.title.as_str(), b.cells.len(), b.palette.len()), ("pentominoes 6x10", 60, 12));
+        assert_eq!(b.caption, ["the first tiling found, in 4.0 ms on 1 thread (seed 7)"]);
+        let none = FirstReport::new(&p, &tiler, &Verdict::Infeasible, 0.5, 7, 1);
+        let d = document("n.json", &serde_json::to_string(&none).unwrap()).unwrap();
+        let View::Charts(c) = &d.views[0] else { panic!("figures") };
+        assert_eq!(c.figures[0].1, "the puzzle has no tiling");
     }
 
     #[test]

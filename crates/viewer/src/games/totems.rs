@@ -1,5 +1,5 @@
-//! totems: a packing as a board coloured per shape; an evaluation as rates per level and a
-//! histogram of answer times.
+//! totems: a packing as a board coloured per shape; a round as each level's score against its best
+//! box's; an evaluation as rates per level and a histogram of answer times.
 
 use std::collections::BTreeMap;
 
@@ -7,13 +7,15 @@ use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::stats::Rate;
+use tessera_core::tour::plural;
 use tessera_totems::demo::{demo_bags, solve_demo};
 use tessera_totems::eval::{EvalSummary, JobResult};
-use tessera_totems::format::SolveReport;
+use tessera_totems::format::{RoundReport, SolveReport};
+use tessera_totems::game::{LevelResult, PERFECT_ROUND};
 use tessera_totems::{Answer, Bag};
 
 use super::{Converted, DocError, records};
-use crate::view::{Board, Cell, Chart, Charts, View};
+use crate::view::{Bar, Board, Cell, Chart, Charts, View};
 
 const GAME: &str = "totems";
 
@@ -25,7 +27,50 @@ pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
     if let Ok(summary) = EvalSummary::deserialize(v) {
         return Ok(Some((GAME, "eval", vec![View::Charts(summary_charts(&summary))])));
     }
+    if let Ok(round) = RoundReport::deserialize(v) {
+        return Ok(Some((GAME, "round", vec![View::Charts(round_charts(&round))])));
+    }
     Ok(None)
+}
+
+/// A round: its score against a perfect round's, and each level's against the level's best box.
+fn round_charts(r: &RoundReport) -> Charts {
+    let best = r.levels.iter().filter(|l| l.score >= l.best_score).count();
+    let mut figures = vec![
+        ("seed".to_string(), r.seed.to_string()),
+        ("score".to_string(), format!("{} (perfect: {PERFECT_ROUND})", r.score)),
+        ("levels at their best box".to_string(), format!("{best} of {}", r.levels.len())),
+    ];
+    if let Some(n) = r.rounds {
+        figures.push(("rounds played for it".to_string(), n.to_string()));
+    }
+    let rows = r.levels.iter().map(level_bar).collect();
+    let chart = Chart::Bars {
+        title: "score per level".into(),
+        parts: vec!["score".into()],
+        reference: Some("the best box's score".into()),
+        rows,
+    };
+    Charts { title: format!("totems round (seed {})", r.seed), figures, charts: vec![chart] }
+}
+
+/// One level's bar: its score against its best box's.
+fn level_bar(l: &LevelResult) -> Bar {
+    let verdict = if l.score >= l.best_score {
+        "optimal"
+    } else if l.best_box_impossible {
+        "the best box is impossible"
+    } else {
+        "below the best box"
+    };
+    let (w, h) = l.dims;
+    let ms = l.seconds * 1000.0;
+    Bar {
+        label: format!("level {} ({})", l.level, plural(l.bag.len() as u64, "piece", "pieces")),
+        values: vec![l.score],
+        reference: Some(l.best_score),
+        note: format!("{w}x{h}: {} of {} ({verdict}), {ms:.1} ms", l.score, l.best_score),
+    }
 }
 
 /// The cells of a packing's box (`y` up in the game, row 0 at the top in a picture), `.` where
@@ -158,6 +203,25 @@ mod tests {
             b.caption[0],
             format!("2 pieces in {}x{}: score {} (optimal)", report.dims.0, report.dims.1, report.score)
         );
+    }
+
+    #[test]
+    fn a_round_becomes_bars_against_each_level_best() {
+        use tessera_totems::game::{RoundConfig, play_round};
+        let cfg = RoundConfig { budget: Duration::from_millis(100), threads: 1, solver: Solver::Hybrid };
+        let mut report = RoundReport::new(5, play_round(5, &cfg, false));
+        report.rounds = Some(3);
+        let d = document("r.json", &serde_json::to_string(&report).unwrap()).unwrap();
+        assert_eq!((d.game.as_str(), d.kind.as_str()), ("totems", "round"));
+        let View::Charts(c) = &d.views[0] else { panic!("charts") };
+        assert_eq!(c.title, "totems round (seed 5)");
+        assert_eq!(c.figures[1], ("score".to_string(), format!("{} (perfect: 6027.5)", report.score)));
+        assert_eq!(c.figures[3], ("rounds played for it".to_string(), "3".to_string()));
+        let Chart::Bars { rows, .. } = &c.charts[0] else { panic!("bars") };
+        assert_eq!(rows.len(), report.levels.len());
+        assert_eq!(rows[0].label, "level 1 (1 piece)");
+        assert_eq!((rows[9].values[0], rows[9].reference), (report.levels[9].score, Some(report.levels[9].best_score)));
+        assert!(rows[0].note.starts_with("4x1: 1.5 of 1.5 (optimal)"), "{}", rows[0].note);
     }
 
     #[test]
