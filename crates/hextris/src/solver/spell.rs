@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use tessera_core::runtime::{Budget, split_work};
+use tessera_core::runtime::{Budget, interrupted, split_work};
 
 use super::beam::Plan;
 use super::bridge::{self, Bridge, Carry, Next};
@@ -61,9 +61,10 @@ impl Spelled {
 /// plain paths for every unit left.
 const LATE: Duration = Duration::from_millis(50);
 
-/// Whether the game being spelled should end now (see [`LATE`]).
+/// Whether the game being spelled should end now: [`LATE`] past the deadline, or at once after
+/// Ctrl-C (the user then wants the answer there is, not plain paths for every unit left).
 fn too_late(budget: &Budget) -> bool {
-    budget.overrun().is_some_and(|d| d > LATE)
+    interrupted() || budget.overrun().is_some_and(|d| d > LATE)
 }
 
 impl Solver<'_> {
