@@ -1,21 +1,24 @@
 //! `tessera hextris ...`.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use serde::Serialize;
+use tessera_core::eval::Record;
 use tessera_core::runtime::{Budget, Outcome, StopReason};
 use tessera_core::tour::plural;
-use tessera_hextris::eval::EvalSummary;
+use tessera_hextris::eval::{EvalRecord, EvalSummary, RunInfo, evaluate};
 use tessera_hextris::format::{ProblemStats, ScoreReport, Submission};
 use tessera_hextris::judge::score;
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
-use crate::common::{emit, emit_json, stopped_early};
+use crate::common::{Jobs, ShardArgs, Summary, emit, emit_json, stopped_early};
 
 mod play;
 
@@ -101,8 +104,21 @@ pub struct ScoreArgs {
     json: bool,
 }
 
-/// `tessera hextris eval`.
+/// `--shard` of `hextris eval`, whose jobs are the problems.
+const SHARD_HELP: &str = "Run only shard I of N (1-based): the problems whose place, in order of id, is I-1 modulo N";
+
+/// `--html` of `hextris eval`.
+const HTML_HELP: &str = "Also write a self-contained HTML report (scores against the final round's best, \
+                         phrases used, replays of a few seeds) to OUT";
+
+/// `tessera hextris eval`: its jobs are the problems, one after the other, each on all cores.
 #[derive(Debug, Args)]
+// The solver draws no random numbers, so there is no `--seed` for `--merge` to refuse.
+#[command(
+    mut_arg("merge", |a| a.conflicts_with(clap::builder::Resettable::<clap::Id>::Reset)),
+    mut_arg("shard", |a| a.help(SHARD_HELP)),
+    mut_arg("html", |a| a.help(HTML_HELP))
+)]
 pub struct EvalArgs {
     /// A directory of problem files (`*.json`) [default: the 25 qualifying problems, built in].
     #[arg(long, value_name = "DIR", conflicts_with = "files")]
@@ -118,16 +134,12 @@ pub struct EvalArgs {
     cores: Option<u64>,
     #[command(flatten)]
     phrases: PhraseArgs,
-    /// Also write each problem's result, every seed's solution included, as a JSON line to FILE.
-    #[arg(long, value_name = "FILE")]
-    jsonl: Option<PathBuf>,
-    /// Also write all solutions as one JSON list (the contest's format) to FILE.
+    #[command(flatten)]
+    shard: ShardArgs,
+    /// Also write all solutions as one JSON list (the contest's format) to FILE (with
+    /// `--merge` too: the records hold every seed's solution).
     #[arg(long, value_name = "FILE")]
     solutions: Option<PathBuf>,
-    /// Also write a self-contained HTML report (scores against the final round's best, phrases
-    /// used, replays of a few seeds) to OUT.
-    #[arg(long, value_name = "OUT")]
-    html: Option<PathBuf>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -434,87 +446,97 @@ fn eval_problems(args: &EvalArgs) -> Result<Vec<Problem>> {
 }
 
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
-    use std::io::Write;
-    let problems = eval_problems(args)?;
-    let settings = Settings { phrases: args.phrases.get()?, ..Settings::default() };
-    let threads = args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize);
-    for path in [&args.solutions, &args.html].into_iter().flatten() {
+    // Every output path, before the header line and the first problem.
+    if let Some(path) = &args.solutions {
         crate::common::check_writable(path)?;
     }
-    let mut sink = match &args.jsonl {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-        )),
-        None => None,
-    };
-    if !args.json {
-        emit(&format!(
-            "hextris eval: {}, {} s each, {}\n{}\n",
-            plural(problems.len() as u64, "problem", "problems"),
-            args.time,
-            plural(threads as u64, "core", "cores"),
-            "problem  seeds    score     move    power  phrases  final best   time  width"
-        ))?;
+    for path in [&args.shard.jsonl, &args.shard.html].into_iter().flatten().filter(|p| *p != "-") {
+        crate::common::check_writable(Path::new(path))?;
     }
-    let mut results = Vec::new();
-    for p in &problems {
-        let r = tessera_hextris::eval::run(p, &settings, args.time, threads)
-            .with_context(|| format!("problem {}", p.id))?;
-        if let Some(w) = sink.as_mut() {
-            serde_json::to_writer(&mut *w, &r)?;
-            w.write_all(b"\n")?;
-            w.flush()?;
+    let run = |jobs: &Jobs<'_>| {
+        let problems = eval_problems(args)?;
+        for p in &problems {
+            // Found out now rather than after the problems before it.
+            tessera_hextris::engine::Rules::new(p).with_context(|| format!("problem {}", p.id))?;
         }
-        if !args.json {
-            let best = r
-                .final_best
-                .map_or(String::new(), |b| format!("{b} {}", if r.score > b { "beaten" } else { "not yet" }));
-            emit(&format!(
-                "{:>7}  {:>5}  {:>7}  {:>7}  {:>7}  {:>7}  {:<16} {:>5.1}  {:>5}\n",
-                r.problem,
-                r.seeds.len(),
-                r.score,
-                r.move_score,
-                r.power_score,
-                r.phrases,
-                best,
-                r.seconds,
-                r.width_reached
-            ))?;
-        }
-        results.push(r);
-    }
-    let summary = EvalSummary::new(&results, args.time, threads);
-    if let Some(path) = &args.solutions {
-        let list: Vec<Submission> = results
-            .iter()
-            .flat_map(|r| {
-                r.seeds.iter().map(|s| Submission {
-                    problem_id: r.problem,
-                    seed: s.seed,
-                    tag: format!("tessera {}", s.score),
-                    solution: s.solution.clone(),
-                })
-            })
-            .collect();
-        crate::common::write_file(path, &serde_json::to_string(&list)?)?;
-    }
-    if let Some(path) = &args.html {
-        let lines: Vec<String> = results.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
-        let doc = tessera_viewer::document("hextris eval", &lines.join("\n")).context("cannot make the report")?;
-        crate::common::write_file(path, &tessera_viewer::report::html(&doc))?;
-    }
-    if args.json {
-        emit_report(&summary)?;
-    } else {
-        let (beaten, total) = (summary.final_best_beaten, summary.total);
-        let against = match summary.final_best_problems {
-            0 => "no problem of the final round".to_string(),
-            n => format!("the final round's best beaten on {beaten} of {}", plural(n as u64, "problem", "problems")),
+        let settings = Settings { phrases: args.phrases.get()?, ..Settings::default() };
+        let info = RunInfo {
+            seconds_per_problem: args.time,
+            cores: args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize),
+            problems: (0..problems.len() as u64).filter(|&j| args.shard.shard.holds(j)).count(),
         };
-        emit(&format!("total: {total}; {against}\n"))?;
+        eprintln!("{}", eval_header(&info, problems.len(), &args.shard));
+        let done = AtomicUsize::new(0);
+        let records = jobs.run(problems.len() as u64, 0, 1, |j, _| {
+            let x = evaluate(&problems[j as usize], &settings, info.seconds_per_problem, info.cores);
+            eval_progress(&x, done.fetch_add(1, Ordering::Relaxed) + 1, info.problems);
+            x
+        })?;
+        Ok((records, info))
+    };
+    let summarise = |records: &[Record<EvalRecord>], info: Option<RunInfo>| {
+        let records: Vec<EvalRecord> = records.iter().map(|r| r.result.clone()).collect();
+        let summary = EvalSummary::new(&records, info)?;
+        if let Some(path) = &args.solutions {
+            crate::common::write_file(path, &serde_json::to_string(&eval_solutions(&records))?)?;
+        }
+        Ok(summary)
+    };
+    crate::common::eval(&args.shard, "hextris eval", args.json, run, summarise)
+}
+
+impl Summary for EvalSummary {
+    fn failed(&self) -> bool {
+        self.has_errors()
     }
-    Ok(completed())
+}
+
+/// The first line on stderr: what the run (or this shard of it) is to do.
+fn eval_header(info: &RunInfo, all: usize, shard: &ShardArgs) -> String {
+    let problems = if shard.shard.count > 1 {
+        format!("{} of {all} problems (shard {})", info.problems, shard.shard)
+    } else {
+        plural(all as u64, "problem", "problems")
+    };
+    let cores = plural(info.cores as u64, "core", "cores");
+    format!("hextris eval: {problems}, {} s each, {cores}", info.seconds_per_problem)
+}
+
+/// A line on stderr as each problem is done (the table comes at the end, on stdout).
+fn eval_progress(x: &EvalRecord, done: usize, of: usize) {
+    let r = &x.result;
+    let what = match &x.error {
+        Some(e) => format!("error: {e}"),
+        None => {
+            let best = r.final_best.map_or(String::new(), |b| {
+                format!(", final best {b} {}", if r.score > b { "beaten" } else { "not yet beaten" })
+            });
+            format!(
+                "score {} over {} in {:.1} s{best}",
+                r.score,
+                plural(r.seeds.len() as u64, "seed", "seeds"),
+                r.seconds
+            )
+        }
+    };
+    // Over the progress bar, if one is drawn.
+    let clear = if std::io::stderr().is_terminal() { "\r\x1b[K" } else { "" };
+    eprintln!("{clear}[{done}/{of}] problem {}: {what}", r.problem);
+}
+
+/// Every seed's solution of an evaluation, in the contest's format.
+fn eval_solutions(records: &[EvalRecord]) -> Vec<Submission> {
+    records
+        .iter()
+        .flat_map(|x| {
+            x.result.seeds.iter().map(|s| Submission {
+                problem_id: x.result.problem,
+                seed: s.seed,
+                tag: format!("tessera {}", s.score),
+                solution: s.solution.clone(),
+            })
+        })
+        .collect()
 }
 
 fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {

@@ -1,10 +1,15 @@
 //! Evaluation: solve problems within a time each, score every game with the judge, and compare
 //! with the best final-round scores of the contest.
+//!
+//! [`evaluate`] solves one problem into an [`EvalRecord`] (what a run writes per problem, and
+//! what shards of a run are merged from); [`EvalSummary`] sums the records up.
 
+use std::fmt;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tessera_core::runtime::Budget;
+use tessera_core::tour::plural;
 
 use crate::engine::EngineError;
 use crate::format::GAME;
@@ -108,10 +113,14 @@ pub struct EvalRow {
     pub seconds: f64,
     /// The widest beam that completed a game.
     pub width: usize,
+    /// Why the problem could not be solved, if it could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
-impl From<&ProblemResult> for EvalRow {
-    fn from(r: &ProblemResult) -> EvalRow {
+impl From<&EvalRecord> for EvalRow {
+    fn from(x: &EvalRecord) -> EvalRow {
+        let r = &x.result;
         EvalRow {
             problem: r.problem,
             seeds: r.seeds.len(),
@@ -122,8 +131,26 @@ impl From<&ProblemResult> for EvalRow {
             final_best: r.final_best,
             seconds: r.seconds,
             width: r.width_reached,
+            error: x.error.clone(),
         }
     }
+}
+
+/// One problem of an evaluation as a run records it (`eval --jsonl` writes one per line, and
+/// shards of a run are merged from them): its result, what it was given, and why it could
+/// not be solved, if it could not.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvalRecord {
+    /// The problem solved.
+    #[serde(flatten)]
+    pub result: ProblemResult,
+    /// The time the problem was given, in seconds.
+    pub seconds_per_problem: f64,
+    /// Cores used.
+    pub cores: usize,
+    /// Why the problem could not be solved, if it could not (it then has no games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// An evaluation of several problems: each problem's scores, without the games.
@@ -133,7 +160,7 @@ pub struct EvalSummary {
     pub game: String,
     /// The time each problem was given, in seconds.
     pub seconds_per_problem: f64,
-    /// Cores used.
+    /// Cores used (the most any shard used, for merged records).
     pub cores: usize,
     /// The sum of the problems' scores.
     pub total: u64,
@@ -145,20 +172,124 @@ pub struct EvalSummary {
     pub problems: Vec<EvalRow>,
 }
 
+/// What a run knows that its records do not say (a summary of merged records does without).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunInfo {
+    /// The time each problem was given, in seconds.
+    pub seconds_per_problem: f64,
+    /// Cores used.
+    pub cores: usize,
+    /// The problems the run was to solve.
+    pub problems: usize,
+}
+
+/// Records that cannot be summed up together.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SummaryError {
+    /// Neither records nor a run to say what the problems were given.
+    #[error("no problems were solved")]
+    Empty,
+    /// Records of runs that gave their problems different times.
+    #[error("the records are of runs with different times per problem ({0} s and {1} s)")]
+    MixedTimes(f64, f64),
+}
+
 impl EvalSummary {
-    /// The summary of `results`, each problem solved within `seconds_per_problem` on `cores`.
-    #[must_use]
-    pub fn new(results: &[ProblemResult], seconds_per_problem: f64, cores: usize) -> EvalSummary {
-        let targets: Vec<(u64, u64)> = results.iter().filter_map(|r| r.final_best.map(|b| (r.score, b))).collect();
-        EvalSummary {
+    /// The summary of `records`; `run` is what the run knew (`None` for records merged from
+    /// files, which then say it all).
+    pub fn new(records: &[EvalRecord], run: Option<RunInfo>) -> Result<EvalSummary, SummaryError> {
+        let first = records.first();
+        let seconds = run.map(|r| r.seconds_per_problem).or(first.map(|x| x.seconds_per_problem));
+        let seconds = seconds.ok_or(SummaryError::Empty)?;
+        if let Some(x) = records.iter().find(|x| x.seconds_per_problem != seconds) {
+            return Err(SummaryError::MixedTimes(seconds, x.seconds_per_problem));
+        }
+        let cores = run.map_or_else(|| records.iter().map(|x| x.cores).max().unwrap_or(0), |r| r.cores);
+        let results = || records.iter().map(|x| &x.result);
+        let targets: Vec<(u64, u64)> = results().filter_map(|r| r.final_best.map(|b| (r.score, b))).collect();
+        Ok(EvalSummary {
             game: GAME.to_string(),
-            seconds_per_problem,
+            seconds_per_problem: seconds,
             cores,
-            total: results.iter().map(|r| r.score).sum(),
+            total: results().map(|r| r.score).sum(),
             final_best_beaten: targets.iter().filter(|(score, best)| score > best).count(),
             final_best_problems: targets.len(),
-            problems: results.iter().map(EvalRow::from).collect(),
+            problems: records.iter().map(EvalRow::from).collect(),
+        })
+    }
+
+    /// Whether some problem could not be solved.
+    #[must_use]
+    pub fn has_errors(&self) -> bool {
+        self.problems.iter().any(|r| r.error.is_some())
+    }
+}
+
+impl fmt::Display for EvalSummary {
+    /// The table of `tessera hextris eval`: a line per problem, then the total.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "hextris eval: {}, {} s each, {}",
+            plural(self.problems.len() as u64, "problem", "problems"),
+            self.seconds_per_problem,
+            plural(self.cores as u64, "core", "cores")
+        )?;
+        writeln!(f, "problem  seeds    score     move    power  phrases  final best   time  width")?;
+        for r in &self.problems {
+            writeln!(f, "{}", row(r))?;
         }
+        let against = match self.final_best_problems {
+            0 => "no problem of the final round".to_string(),
+            n => format!(
+                "the final round's best beaten on {} of {}",
+                self.final_best_beaten,
+                plural(n as u64, "problem", "problems")
+            ),
+        };
+        writeln!(f, "total: {}; {against}", self.total)
+    }
+}
+
+/// A problem's line of the table.
+fn row(r: &EvalRow) -> String {
+    if let Some(e) = &r.error {
+        return format!("{:>7}  error: {e}", r.problem);
+    }
+    let best =
+        r.final_best.map_or(String::new(), |b| format!("{b} {}", if r.score > b { "beaten" } else { "not yet" }));
+    format!(
+        "{:>7}  {:>5}  {:>7}  {:>7}  {:>7}  {:>7}  {:<16} {:>5.1}  {:>5}",
+        r.problem, r.seeds, r.score, r.move_score, r.power_score, r.phrases, best, r.seconds, r.width
+    )
+}
+
+/// Solves `problem` within `seconds` on `threads` threads, judges it, and records it: never
+/// fails, a problem the solver cannot play is recorded with its error (and no games).
+#[must_use]
+pub fn evaluate(problem: &Problem, settings: &Settings, seconds: f64, threads: usize) -> EvalRecord {
+    let (result, error) = match run(problem, settings, seconds, threads) {
+        Ok(r) => (r, None),
+        Err(e) => (unsolved(problem), Some(e.to_string())),
+    };
+    EvalRecord { result, seconds_per_problem: seconds, cores: threads, error }
+}
+
+/// The result of a problem with no games.
+fn unsolved(problem: &Problem) -> ProblemResult {
+    ProblemResult {
+        game: GAME.to_string(),
+        problem: problem.id,
+        width: problem.width,
+        height: problem.height,
+        score: 0,
+        move_score: 0,
+        power_score: 0,
+        phrases: 0,
+        final_best: final_best(problem.id),
+        seconds: 0.0,
+        width_reached: 0,
+        seeds: Vec::new(),
     }
 }
 
@@ -200,4 +331,60 @@ pub fn run(problem: &Problem, settings: &Settings, seconds: f64, threads: usize)
         width_reached: seeds.iter().map(|s| s.width).max().unwrap_or(0),
         seeds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_core::eval::Record;
+
+    /// A record of problem `id` scoring `score`, without games.
+    fn record(id: i64, score: u64) -> EvalRecord {
+        let p = crate::builtin::problem(id as usize).unwrap();
+        let result = ProblemResult { score, ..unsolved(&p) };
+        EvalRecord { result, seconds_per_problem: 2.0, cores: 1, error: None }
+    }
+
+    #[test]
+    fn a_summary_adds_up_its_records_and_a_merge_needs_no_run() {
+        let records = [record(8, 20000), record(9, 100), record(1, 50)];
+        let run = RunInfo { seconds_per_problem: 2.0, cores: 1, problems: 3 };
+        let s = EvalSummary::new(&records, Some(run)).unwrap();
+        assert_eq!((s.total, s.final_best_beaten, s.final_best_problems), (20150, 1, 2));
+        assert_eq!(EvalSummary::new(&records, None).unwrap(), s, "merged records say as much");
+        let text = s.to_string();
+        assert!(text.contains("19887 beaten") && text.contains("28235 not yet"), "{text}");
+        assert!(text.ends_with("total: 20150; the final round's best beaten on 1 of 2 problems\n"), "{text}");
+    }
+
+    #[test]
+    fn records_of_different_runs_or_none_are_refused() {
+        let mut other = record(9, 100);
+        other.seconds_per_problem = 5.0;
+        let e = EvalSummary::new(&[record(8, 1), other], None).unwrap_err();
+        assert_eq!(e, SummaryError::MixedTimes(2.0, 5.0));
+        assert_eq!(EvalSummary::new(&[], None).unwrap_err(), SummaryError::Empty);
+    }
+
+    #[test]
+    fn a_record_reads_back_inside_a_job_record() {
+        let mut x = record(8, 20000);
+        x.error = Some("too wide".into());
+        let line = Record { job: 3, of: 25, base_seed: 0, seed: 7, result: x.clone() };
+        let json = serde_json::to_string(&line).unwrap();
+        assert!(json.contains(r#""problem":8"#) && json.contains(r#""error":"too wide""#), "{json}");
+        let back: Record<EvalRecord> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, line);
+    }
+
+    #[test]
+    fn a_problem_the_solver_cannot_play_is_recorded_with_its_error() {
+        let mut p = crate::builtin::problem(1).unwrap();
+        p.width = crate::engine::MAX_WIDTH + 1;
+        let x = evaluate(&p, &Settings::default(), 0.1, 1);
+        assert!(x.error.as_deref().is_some_and(|e| e.contains("columns")), "{x:?}");
+        assert!(x.result.seeds.is_empty());
+        let s = EvalSummary::new(&[x], None).unwrap();
+        assert!(s.has_errors() && s.to_string().contains("error: the solver plays boards"), "{s}");
+    }
 }

@@ -4,7 +4,8 @@
 //!   writes and what `score`, `show` and the viewer read;
 //! * [`ScoreReport`]: the judge's scorecards of a problem's submissions and its leaderboard score;
 //! * [`ProblemStats`]: a problem's size, units and seeds;
-//! * [`crate::eval::ProblemResult`] (a problem solved, every seed's game included) and
+//! * [`crate::eval::ProblemResult`] (a problem solved, every seed's game included), inside an
+//!   [`crate::eval::EvalRecord`] (what the problem was given), and
 //!   [`crate::eval::EvalSummary`] (an evaluation without the games): what evaluations write.
 //!
 //! Every report says `"game": "hextris"` ([`GAME`]).

@@ -1,4 +1,5 @@
-//! `tessera hextris ...`: solve, score, show, stats, eval, and what bad input gets.
+//! `tessera hextris ...`: solve, score, show, stats, eval (sharded and merged), what bad input
+//! gets, and what Ctrl-C does to each command.
 
 use serde_json::Value;
 
@@ -113,6 +114,52 @@ fn eval_reports_each_problem_against_the_contest() {
     let v = json(&["hextris", "eval", "-f", "1", "-f", "0", "-t", "0.5", "-c", "1", "--json"]);
     let text = v.to_string();
     assert!(text.contains("\"problem\":1") && text.contains("\"problem\":0"), "{text}");
+    assert_eq!((v["seconds_per_problem"].as_f64(), v["cores"].as_u64()), (Some(0.5), Some(1)));
+}
+
+#[test]
+fn eval_shards_merge_into_the_sum_of_their_records() {
+    let dir = scratch("hextris-shards");
+    let shard = |i: &str| {
+        let file = dir.join(format!("shard{}.jsonl", &i[..1]));
+        let args = ["hextris", "eval", "-f", "1", "-f", "0", "-f", "13", "-t", "0.5", "-c", "1", "--shard", i];
+        let out = tessera(&[&args[..], &["--jsonl", file.to_str().unwrap(), "--json"]].concat());
+        assert!(out.status.success(), "{i}: {}", stderr(&out));
+        let records: Vec<Value> =
+            std::fs::read_to_string(&file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        (file, records)
+    };
+    let (a, first) = shard("1/2");
+    let (b, second) = shard("2/2");
+    // Problems in order of id: 0 and 13 in the first shard, 1 in the second.
+    let ids = |r: &[Value]| r.iter().map(|x| x["problem"].as_i64().unwrap()).collect::<Vec<_>>();
+    assert_eq!((ids(&first), ids(&second)), (vec![0, 13], vec![1]));
+    let solutions = dir.join("solutions.json");
+    let files = [a.to_str().unwrap(), b.to_str().unwrap()];
+    let v = json(
+        &[&["hextris", "eval", "--merge"], &files[..], &["--json", "--solutions", solutions.to_str().unwrap()]]
+            .concat(),
+    );
+    let records: Vec<&Value> = first.iter().chain(&second).collect();
+    let total: u64 = records.iter().map(|x| x["score"].as_u64().unwrap()).sum();
+    assert_eq!(v["total"].as_u64(), Some(total), "{v}");
+    let rows = v["problems"].as_array().unwrap();
+    assert_eq!(rows.iter().map(|r| r["problem"].as_i64().unwrap()).collect::<Vec<_>>(), [0, 1, 13]);
+    assert_eq!((v["final_best_problems"].as_u64(), rows[2]["final_best"].as_u64()), (Some(1), Some(4820)));
+    for r in rows {
+        let x = records.iter().find(|x| x["problem"] == r["problem"]).unwrap();
+        assert_eq!((&r["score"], &r["seeds"]), (&x["score"], &Value::from(x["seeds"].as_array().unwrap().len())));
+    }
+    assert_eq!(v["seconds_per_problem"].as_f64(), Some(0.5));
+    // The merged solutions are the records' games: the judge scores them as the records say.
+    for x in &records {
+        let problem = x["problem"].to_string();
+        let judged = json(&["hextris", "score", "-f", &problem, solutions.to_str().unwrap(), "--json"]);
+        assert_eq!((&judged["score"], &judged["missing_seeds"]), (&x["score"], &Value::from(0)), "{problem}");
+    }
+    // One shard alone: the missing problem is named.
+    let out = tessera(&["hextris", "eval", "--merge", files[0]]);
+    assert!(out.status.success() && stderr(&out).contains("1 of 3 jobs have no record"), "{}", stderr(&out));
 }
 
 #[test]
@@ -129,6 +176,11 @@ fn bad_input_gets_one_error_line_and_a_failure() {
         vec!["hextris", "score", "-f", "99", sample],
         vec!["hextris", "solve", "-f", broken, "-t", "1"],
         vec!["hextris", "eval", "--problems", "no-such-dir"],
+        vec!["hextris", "eval", "--merge", "no-such-shard.jsonl"],
+        // Output paths that cannot be written are refused before any work.
+        vec!["hextris", "eval", "-t", "60", "--solutions", "no/such/dir/s.json"],
+        vec!["hextris", "eval", "-t", "60", "--jsonl", "no/such/dir/r.jsonl"],
+        vec!["hextris", "eval", "-t", "60", "--html", "no/such/dir/r.html"],
     ];
     for args in cases {
         let out = tessera(&args);
