@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use tessera_core::eval::Record;
-use tessera_core::runtime::{Budget, Outcome, StopReason};
+use tessera_core::runtime::{Budget, Outcome, StopReason, interrupted};
 use tessera_core::tour::plural;
 use tessera_hextris::eval::{EvalRecord, EvalSummary, RunInfo, evaluate};
 use tessera_hextris::format::{ProblemStats, ScoreReport, Submission};
@@ -464,6 +464,7 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
             seconds_per_problem: args.time,
             cores: args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize),
             problems: (0..problems.len() as u64).filter(|&j| args.shard.shard.holds(j)).count(),
+            interrupted: false,
         };
         eprintln!("{}", eval_header(&info, problems.len(), &args.shard));
         let done = AtomicUsize::new(0);
@@ -472,7 +473,7 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
             eval_progress(&x, done.fetch_add(1, Ordering::Relaxed) + 1, info.problems);
             x
         })?;
-        Ok((records, info))
+        Ok((records, RunInfo { interrupted: interrupted(), ..info }))
     };
     let summarise = |records: &[Record<EvalRecord>], info: Option<RunInfo>| {
         let records: Vec<EvalRecord> = records.iter().map(|r| r.result.clone()).collect();
@@ -488,6 +489,10 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
 impl Summary for EvalSummary {
     fn failed(&self) -> bool {
         self.has_errors()
+    }
+
+    fn stopped(&self) -> Option<String> {
+        self.stopped.as_ref().map(ToString::to_string)
     }
 }
 
@@ -505,14 +510,15 @@ fn eval_header(info: &RunInfo, all: usize, shard: &ShardArgs) -> String {
 /// A line on stderr as each problem is done (the table comes at the end, on stdout).
 fn eval_progress(x: &EvalRecord, done: usize, of: usize) {
     let r = &x.result;
-    let what = match &x.error {
-        Some(e) => format!("error: {e}"),
-        None => {
+    let what = match (&x.error, x.stopped) {
+        (Some(e), _) => format!("error: {e}"),
+        (None, stopped) => {
             let best = r.final_best.map_or(String::new(), |b| {
                 format!(", final best {b} {}", if r.score > b { "beaten" } else { "not yet beaten" })
             });
+            let cut = if stopped { ", cut short by Ctrl-C" } else { "" };
             format!(
-                "score {} over {} in {:.1} s{best}",
+                "score {} over {} in {:.1} s{best}{cut}",
                 r.score,
                 plural(r.seeds.len() as u64, "seed", "seeds"),
                 r.seconds

@@ -2,13 +2,14 @@
 //! with the best final-round scores of the contest.
 //!
 //! [`evaluate`] solves one problem into an [`EvalRecord`] (what a run writes per problem, and
-//! what shards of a run are merged from); [`EvalSummary`] sums the records up.
+//! what shards of a run are merged from); [`EvalSummary`] sums the records up, and says how far
+//! a run got if Ctrl-C stopped it ([`Stopped`]).
 
 use std::fmt;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tessera_core::runtime::Budget;
+use tessera_core::runtime::{Budget, StopReason, interrupted};
 use tessera_core::tour::plural;
 
 use crate::engine::EngineError;
@@ -113,6 +114,9 @@ pub struct EvalRow {
     pub seconds: f64,
     /// The widest beam that completed a game.
     pub width: usize,
+    /// Whether Ctrl-C cut the problem short (its games are the best found by then).
+    #[serde(default)]
+    pub stopped: bool,
     /// Why the problem could not be solved, if it could not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -131,14 +135,15 @@ impl From<&EvalRecord> for EvalRow {
             final_best: r.final_best,
             seconds: r.seconds,
             width: r.width_reached,
+            stopped: x.stopped,
             error: x.error.clone(),
         }
     }
 }
 
 /// One problem of an evaluation as a run records it (`eval --jsonl` writes one per line, and
-/// shards of a run are merged from them): its result, what it was given, and why it could
-/// not be solved, if it could not.
+/// shards of a run are merged from them): its result, what it was given, and whether it ended
+/// as it should.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvalRecord {
     /// The problem solved.
@@ -148,9 +153,39 @@ pub struct EvalRecord {
     pub seconds_per_problem: f64,
     /// Cores used.
     pub cores: usize,
+    /// Whether Ctrl-C cut the problem short (its games are the best found by then).
+    #[serde(default)]
+    pub stopped: bool,
     /// Why the problem could not be solved, if it could not (it then has no games).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+/// How far a run of several problems got when it was stopped before its end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stopped {
+    /// Why it stopped (`interrupted`: Ctrl-C).
+    pub reason: StopReason,
+    /// Problems finished before it stopped.
+    pub done: usize,
+    /// Problems the run had.
+    pub of: usize,
+    /// The problem it was solving when it stopped, if any: its games are the best found by then.
+    pub cut_short: Option<i64>,
+}
+
+impl fmt::Display for Stopped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let by = match self.reason {
+            StopReason::Interrupted => "by Ctrl-C".to_string(),
+            other => format!("({other})"),
+        };
+        write!(f, "stopped {by} after {} of {}", self.done, plural(self.of as u64, "problem", "problems"))?;
+        if let Some(p) = self.cut_short {
+            write!(f, "; problem {p} cut short (its games are the best found by then)")?;
+        }
+        Ok(())
+    }
 }
 
 /// An evaluation of several problems: each problem's scores, without the games.
@@ -170,6 +205,9 @@ pub struct EvalSummary {
     pub final_best_problems: usize,
     /// Each problem's scores.
     pub problems: Vec<EvalRow>,
+    /// How far the run got, if it was stopped before its end (`null` when it was not).
+    #[serde(default)]
+    pub stopped: Option<Stopped>,
 }
 
 /// What a run knows that its records do not say (a summary of merged records does without).
@@ -181,6 +219,8 @@ pub struct RunInfo {
     pub cores: usize,
     /// The problems the run was to solve.
     pub problems: usize,
+    /// Whether Ctrl-C stopped it (perhaps between two problems, with no record cut short).
+    pub interrupted: bool,
 }
 
 /// Records that cannot be summed up together.
@@ -196,7 +236,7 @@ pub enum SummaryError {
 
 impl EvalSummary {
     /// The summary of `records`; `run` is what the run knew (`None` for records merged from
-    /// files, which then say it all).
+    /// files, which then say it all: a record cut short means the run was stopped).
     pub fn new(records: &[EvalRecord], run: Option<RunInfo>) -> Result<EvalSummary, SummaryError> {
         let first = records.first();
         let seconds = run.map(|r| r.seconds_per_problem).or(first.map(|x| x.seconds_per_problem));
@@ -215,6 +255,7 @@ impl EvalSummary {
             final_best_beaten: targets.iter().filter(|(score, best)| score > best).count(),
             final_best_problems: targets.len(),
             problems: records.iter().map(EvalRow::from).collect(),
+            stopped: stopped(records, run),
         })
     }
 
@@ -225,8 +266,21 @@ impl EvalSummary {
     }
 }
 
+/// How far the run of `records` got, if it was stopped.
+fn stopped(records: &[EvalRecord], run: Option<RunInfo>) -> Option<Stopped> {
+    let cut_short = records.iter().find(|x| x.stopped).map(|x| x.result.problem);
+    if cut_short.is_none() && !run.is_some_and(|r| r.interrupted) {
+        return None;
+    }
+    // Merged records do not say how many problems the run had: those recorded stand for it.
+    let of = run.map_or(records.len(), |r| r.problems);
+    let done = records.iter().filter(|x| !x.stopped).count();
+    Some(Stopped { reason: StopReason::Interrupted, done, of, cut_short })
+}
+
 impl fmt::Display for EvalSummary {
-    /// The table of `tessera hextris eval`: a line per problem, then the total.
+    /// The table of `tessera hextris eval`: a line per problem, the total, and how far a stopped
+    /// run got.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
@@ -247,7 +301,11 @@ impl fmt::Display for EvalSummary {
                 plural(n as u64, "problem", "problems")
             ),
         };
-        writeln!(f, "total: {}; {against}", self.total)
+        writeln!(f, "total: {}; {against}", self.total)?;
+        if let Some(s) = &self.stopped {
+            writeln!(f, "{s}")?;
+        }
+        Ok(())
     }
 }
 
@@ -258,8 +316,9 @@ fn row(r: &EvalRow) -> String {
     }
     let best =
         r.final_best.map_or(String::new(), |b| format!("{b} {}", if r.score > b { "beaten" } else { "not yet" }));
+    let cut = if r.stopped { "  (cut short)" } else { "" };
     format!(
-        "{:>7}  {:>5}  {:>7}  {:>7}  {:>7}  {:>7}  {:<16} {:>5.1}  {:>5}",
+        "{:>7}  {:>5}  {:>7}  {:>7}  {:>7}  {:>7}  {:<16} {:>5.1}  {:>5}{cut}",
         r.problem, r.seeds, r.score, r.move_score, r.power_score, r.phrases, best, r.seconds, r.width
     )
 }
@@ -272,7 +331,8 @@ pub fn evaluate(problem: &Problem, settings: &Settings, seconds: f64, threads: u
         Ok(r) => (r, None),
         Err(e) => (unsolved(problem), Some(e.to_string())),
     };
-    EvalRecord { result, seconds_per_problem: seconds, cores: threads, error }
+    let stopped = error.is_none() && interrupted();
+    EvalRecord { result, seconds_per_problem: seconds, cores: threads, stopped, error }
 }
 
 /// The result of a problem with no games.
@@ -339,18 +399,19 @@ mod tests {
     use tessera_core::eval::Record;
 
     /// A record of problem `id` scoring `score`, without games.
-    fn record(id: i64, score: u64) -> EvalRecord {
+    fn record(id: i64, score: u64, stopped: bool) -> EvalRecord {
         let p = crate::builtin::problem(id as usize).unwrap();
         let result = ProblemResult { score, ..unsolved(&p) };
-        EvalRecord { result, seconds_per_problem: 2.0, cores: 1, error: None }
+        EvalRecord { result, seconds_per_problem: 2.0, cores: 1, stopped, error: None }
     }
 
     #[test]
     fn a_summary_adds_up_its_records_and_a_merge_needs_no_run() {
-        let records = [record(8, 20000), record(9, 100), record(1, 50)];
-        let run = RunInfo { seconds_per_problem: 2.0, cores: 1, problems: 3 };
+        let records = [record(8, 20000, false), record(9, 100, false), record(1, 50, false)];
+        let run = RunInfo { seconds_per_problem: 2.0, cores: 1, problems: 3, interrupted: false };
         let s = EvalSummary::new(&records, Some(run)).unwrap();
         assert_eq!((s.total, s.final_best_beaten, s.final_best_problems), (20150, 1, 2));
+        assert_eq!(s.stopped, None);
         assert_eq!(EvalSummary::new(&records, None).unwrap(), s, "merged records say as much");
         let text = s.to_string();
         assert!(text.contains("19887 beaten") && text.contains("28235 not yet"), "{text}");
@@ -358,23 +419,43 @@ mod tests {
     }
 
     #[test]
+    fn a_stopped_run_says_how_far_it_got() {
+        let records = [record(1, 50, false), record(8, 300, true)];
+        let run = RunInfo { seconds_per_problem: 2.0, cores: 1, problems: 5, interrupted: true };
+        let s = EvalSummary::new(&records, Some(run)).unwrap();
+        let stopped = Stopped { reason: StopReason::Interrupted, done: 1, of: 5, cut_short: Some(8) };
+        assert_eq!(s.stopped.as_ref(), Some(&stopped));
+        let text = s.to_string();
+        assert!(text.contains("stopped by Ctrl-C after 1 of 5 problems; problem 8 cut short"), "{text}");
+        assert!(text.contains("(cut short)"), "{text}");
+        // Merged, the records still say it: the one cut short.
+        assert_eq!(EvalSummary::new(&records, None).unwrap().stopped.map(|s| (s.done, s.of)), Some((1, 2)));
+        // Stopped between two problems: no record is cut short, the run knows.
+        let s = EvalSummary::new(&records[..1], Some(run)).unwrap();
+        assert_eq!(s.stopped.map(|s| (s.done, s.of, s.cut_short)), Some((1, 5, None)));
+    }
+
+    #[test]
     fn records_of_different_runs_or_none_are_refused() {
-        let mut other = record(9, 100);
+        let mut other = record(9, 100, false);
         other.seconds_per_problem = 5.0;
-        let e = EvalSummary::new(&[record(8, 1), other], None).unwrap_err();
+        let e = EvalSummary::new(&[record(8, 1, false), other], None).unwrap_err();
         assert_eq!(e, SummaryError::MixedTimes(2.0, 5.0));
         assert_eq!(EvalSummary::new(&[], None).unwrap_err(), SummaryError::Empty);
     }
 
     #[test]
     fn a_record_reads_back_inside_a_job_record() {
-        let mut x = record(8, 20000);
+        let mut x = record(8, 20000, true);
         x.error = Some("too wide".into());
         let line = Record { job: 3, of: 25, base_seed: 0, seed: 7, result: x.clone() };
         let json = serde_json::to_string(&line).unwrap();
-        assert!(json.contains(r#""problem":8"#) && json.contains(r#""error":"too wide""#), "{json}");
+        assert!(json.contains(r#""problem":8"#) && json.contains(r#""stopped":true"#), "{json}");
         let back: Record<EvalRecord> = serde_json::from_str(&json).unwrap();
         assert_eq!(back, line);
+        // The summary's JSON says `stopped`, null when the run was not stopped.
+        let s = EvalSummary::new(&[record(1, 5, false)], None).unwrap();
+        assert_eq!(serde_json::to_value(&s).unwrap()["stopped"], serde_json::Value::Null);
     }
 
     #[test]
@@ -383,7 +464,7 @@ mod tests {
         p.width = crate::engine::MAX_WIDTH + 1;
         let x = evaluate(&p, &Settings::default(), 0.1, 1);
         assert!(x.error.as_deref().is_some_and(|e| e.contains("columns")), "{x:?}");
-        assert!(x.result.seeds.is_empty());
+        assert!(x.result.seeds.is_empty() && !x.stopped);
         let s = EvalSummary::new(&[x], None).unwrap();
         assert!(s.has_errors() && s.to_string().contains("error: the solver plays boards"), "{s}");
     }

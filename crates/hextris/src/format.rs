@@ -5,7 +5,7 @@
 //! * [`ScoreReport`]: the judge's scorecards of a problem's submissions and its leaderboard score;
 //! * [`ProblemStats`]: a problem's size, units and seeds;
 //! * [`crate::eval::ProblemResult`] (a problem solved, every seed's game included), inside an
-//!   [`crate::eval::EvalRecord`] (what the problem was given), and
+//!   [`crate::eval::EvalRecord`] (what the problem was given, whether Ctrl-C cut it short), and
 //!   [`crate::eval::EvalSummary`] (an evaluation without the games): what evaluations write.
 //!
 //! Every report says `"game": "hextris"` ([`GAME`]).

@@ -1,6 +1,11 @@
 //! `tessera hextris ...`: solve, score, show, stats, eval (sharded and merged), what bad input
 //! gets, and what Ctrl-C does to each command.
 
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
 use serde_json::Value;
 
 use crate::{data, scratch, stderr, stdout, tessera};
@@ -115,6 +120,7 @@ fn eval_reports_each_problem_against_the_contest() {
     let text = v.to_string();
     assert!(text.contains("\"problem\":1") && text.contains("\"problem\":0"), "{text}");
     assert_eq!((v["seconds_per_problem"].as_f64(), v["cores"].as_u64()), (Some(0.5), Some(1)));
+    assert_eq!(v["stopped"], Value::Null);
 }
 
 #[test]
@@ -150,7 +156,7 @@ fn eval_shards_merge_into_the_sum_of_their_records() {
         let x = records.iter().find(|x| x["problem"] == r["problem"]).unwrap();
         assert_eq!((&r["score"], &r["seeds"]), (&x["score"], &Value::from(x["seeds"].as_array().unwrap().len())));
     }
-    assert_eq!(v["seconds_per_problem"].as_f64(), Some(0.5));
+    assert_eq!((v["seconds_per_problem"].as_f64(), &v["stopped"]), (Some(0.5), &Value::Null));
     // The merged solutions are the records' games: the judge scores them as the records say.
     for x in &records {
         let problem = x["problem"].to_string();
@@ -250,4 +256,108 @@ fn tune_writes_a_portfolio_that_can_build_on_another() {
     let bad = tessera(&["hextris", "tune", "-f", "1", "--with", "no-such-portfolio.json"]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(stderr(&bad).starts_with("error: "));
+}
+
+/// A `tessera` run in the background, its stderr read line by line as it comes.
+struct Running {
+    child: Child,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Running {
+    fn start(args: &[&str]) -> Running {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (send, lines) = channel();
+        let err = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                let _ = send.send(line);
+            }
+        });
+        Running { child, lines, seen: Vec::new() }
+    }
+
+    /// Waits for a line of stderr that contains `what` (failing if the run ends or takes a
+    /// minute first: a guard against a hang, not a timing).
+    fn await_line(&mut self, what: &str) {
+        while !self.seen.iter().any(|l| l.contains(what)) {
+            let line = self.lines.recv_timeout(Duration::from_secs(60));
+            self.seen.push(line.unwrap_or_else(|e| panic!("no line with {what:?} ({e}): {:?}", self.seen)));
+        }
+    }
+
+    /// Sends SIGINT, as Ctrl-C in a terminal does.
+    fn interrupt(&self) {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    }
+
+    /// Waits for the end (a minute at most, then fails): the status, stdout and all of stderr.
+    fn finish(mut self) -> (ExitStatus, String, String) {
+        let status = wait_within(&mut self.child, Duration::from_secs(60));
+        let mut out = String::new();
+        self.child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+        self.seen.extend(self.lines.iter());
+        (status, out, self.seen.join("\n"))
+    }
+}
+
+/// The child's status once it ends; kills it and fails if it does not end within `limit`.
+fn wait_within(child: &mut Child, limit: Duration) -> ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn ctrl_c_stops_eval_which_says_how_far_it_got_everywhere() {
+    let dir = scratch("hextris-eval-stopped");
+    let (jsonl, html) = (dir.join("r.jsonl"), dir.join("r.html"));
+    let mut run = Running::start(&[
+        "hextris",
+        "eval",
+        "-f",
+        "1",
+        "-f",
+        "2",
+        "-t",
+        "20",
+        "-c",
+        "1",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    run.await_line("hextris eval: 2 problems");
+    run.interrupt();
+    let (status, out, err) = run.finish();
+    assert_eq!(status.code(), Some(3), "{err}");
+    assert!(out.contains("stopped by Ctrl-C after 0 of 2 problems; problem 1 cut short"), "{out}");
+    assert!(err.contains("[1/2] problem 1:") && err.contains("cut short by Ctrl-C"), "{err}");
+    // The record written says it was cut short, and a merge of it says the run was stopped.
+    let record: Value = serde_json::from_str(std::fs::read_to_string(&jsonl).unwrap().trim()).unwrap();
+    assert_eq!((&record["problem"], &record["stopped"]), (&Value::from(1), &Value::Bool(true)));
+    let merged = tessera(&["hextris", "eval", "--merge", jsonl.to_str().unwrap(), "--json"]);
+    assert_eq!(merged.status.code(), Some(3), "{}", stderr(&merged));
+    let v: Value = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(v["stopped"], serde_json::json!({"reason": "interrupted", "done": 0, "of": 1, "cut_short": 1}));
+    assert!(stderr(&merged).contains("note: stopped by Ctrl-C"), "{}", stderr(&merged));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("stopped by Ctrl-C after 0 of 2 problems"), "the report says it too");
 }
