@@ -166,12 +166,12 @@ impl ShardArgs {
 
     /// Writes the `--html` report of the run's records, if one was asked for; a stopped run's
     /// report says so in its name and first figure.
-    fn report<R: Serialize>(&self, name: &str, records: &[Record<R>], stopped: &[StopMark]) -> Result<()> {
+    fn report<R: Serialize>(&self, name: &str, records: &[Record<R>], stopped: &[String]) -> Result<()> {
         let Some(path) = &self.html else { return Ok(()) };
         let lines: Vec<String> = records.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
         let mut doc = tessera_viewer::document(name, &lines.join("\n")).context("cannot make the report")?;
         if !stopped.is_empty() {
-            let what = stopped.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ");
+            let what = stopped.join("; ");
             doc.name = format!("{}, stopped", doc.name);
             if let Some(tessera_viewer::view::View::Charts(charts)) = doc.views.first_mut() {
                 charts.figures.insert(0, ("STOPPED".into(), format!("{what}: the figures cover only those jobs")));
@@ -185,6 +185,12 @@ impl ShardArgs {
 pub trait Summary: Serialize + std::fmt::Display {
     /// Whether the run gave a wrong answer: the command then fails.
     fn failed(&self) -> bool;
+
+    /// How far the run got, when the summary itself knows it was stopped (its text and JSON then
+    /// say so, in the game's words); `None` leaves that to the run's stop marks.
+    fn stopped(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The jobs of this shard of an evaluation, for an eval command to run.
@@ -205,7 +211,33 @@ impl Jobs<'_> {
         R: Serialize + Send,
         F: Fn(u64, u64) -> R + Sync,
     {
-        let run = EvalRun { jobs, seed, threads, shard: self.shard.shard, label: self.label.into() };
+        self.run_with(false, jobs, seed, threads, job)
+    }
+
+    /// [`Jobs::run`], keeping the record of the job that Ctrl-C cut short (for a game whose
+    /// partial answer is still an answer, and whose record says it was cut short).
+    pub fn run_keeping_cut_short<R, F>(&self, jobs: u64, seed: u64, threads: usize, job: F) -> Result<Vec<Record<R>>>
+    where
+        R: Serialize + Send,
+        F: Fn(u64, u64) -> R + Sync,
+    {
+        self.run_with(true, jobs, seed, threads, job)
+    }
+
+    fn run_with<R, F>(
+        &self,
+        keep_cut_short: bool,
+        jobs: u64,
+        seed: u64,
+        threads: usize,
+        job: F,
+    ) -> Result<Vec<Record<R>>>
+    where
+        R: Serialize + Send,
+        F: Fn(u64, u64) -> R + Sync,
+    {
+        let shard = self.shard.shard;
+        let run = EvalRun { jobs, seed, threads, shard, label: self.label.into(), keep_cut_short };
         let mut sink = self.shard.sink()?;
         let ran = run.run(&Budget::unlimited(), sink.as_deref_mut(), job)?;
         *self.stopped.borrow_mut() = ran.stopped;
@@ -252,17 +284,26 @@ where
         return Ok(ExitCode::from(STOPPED_EARLY));
     }
     let summary = summarise(&records, known)?;
-    shard.report(label, &records, &stopped)?;
-    let text = if json { json_summary(&summary, &stopped)? } else { text_summary(&summary, &stopped) };
+    // A summary that knows it was stopped says so itself; otherwise the stop marks do.
+    let own = summary.stopped();
+    let marks = if own.is_some() { &[][..] } else { &stopped[..] };
+    let notes: Vec<String> = own.iter().cloned().chain(marks.iter().map(ToString::to_string)).collect();
+    shard.report(label, &records, &notes)?;
+    let text = if json { json_summary(&summary, marks)? } else { text_summary(&summary, marks) };
     if shard.jsonl.as_deref() == Some("-") {
         eprint!("{text}");
         std::io::stderr().flush()?;
     } else {
         emit(&text)?;
     }
+    if json {
+        for note in &notes {
+            eprintln!("note: {note}");
+        }
+    }
     Ok(if summary.failed() {
         ExitCode::FAILURE
-    } else if !stopped.is_empty() {
+    } else if !notes.is_empty() {
         ExitCode::from(STOPPED_EARLY)
     } else {
         ExitCode::SUCCESS

@@ -468,7 +468,7 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
         };
         eprintln!("{}", eval_header(&info, problems.len(), &args.shard));
         let done = AtomicUsize::new(0);
-        let records = jobs.run(problems.len() as u64, 0, 1, |j, _| {
+        let records = jobs.run_keeping_cut_short(problems.len() as u64, 0, 1, |j, _| {
             let x = evaluate(&problems[j as usize], &settings, info.seconds_per_problem, info.cores);
             eval_progress(&x, done.fetch_add(1, Ordering::Relaxed) + 1, info.problems);
             x

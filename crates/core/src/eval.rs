@@ -127,6 +127,9 @@ pub struct EvalRun {
     pub shard: Shard,
     /// Label of the progress bar.
     pub label: String,
+    /// Keep the record of a job that returns after the stop (a game whose partial answer is
+    /// still worth having, marked as such in its own record); by default it is dropped.
+    pub keep_cut_short: bool,
 }
 
 impl EvalRun {
@@ -153,14 +156,17 @@ impl EvalRun {
         let progress = Mutex::new(Progress::new(&self.label, n));
         let sink = Mutex::new(sink);
         let error = Mutex::new(None);
+        let cut_short = std::sync::atomic::AtomicU64::new(0);
         let parts =
             split_work(usize::try_from(n).unwrap_or(usize::MAX), self.threads, budget, Vec::new, |out, t, b| {
                 let j = self.shard.index - 1 + t as u64 * self.shard.count;
                 let seed = derive_seed(self.seed, j);
                 let result = job(j, seed);
-                if b.expired() {
+                let cut = b.expired();
+                if cut && !self.keep_cut_short {
                     return false;
                 }
+                cut_short.fetch_add(u64::from(cut), std::sync::atomic::Ordering::Relaxed);
                 let record = Record { job: j, of: self.jobs, base_seed: self.seed, seed, result };
                 if let Some(w) = lock(&sink).as_mut()
                     && let Err(e) = write_line(w, &record)
@@ -170,7 +176,7 @@ impl EvalRun {
                 }
                 lock(&progress).tick(1);
                 out.push(record);
-                true
+                !cut
             });
         lock(&progress).finish();
         if let Some(e) = lock(&error).take() {
@@ -178,13 +184,9 @@ impl EvalRun {
         }
         let mut records: Vec<Record<R>> = parts.into_iter().flatten().collect();
         records.sort_by_key(|r| r.job);
-        let stopped = (records.len() as u64) < n;
-        let stopped = stopped.then(|| StopMark {
-            stopped: stop_reason(budget),
-            shard: self.shard.to_string(),
-            done: records.len() as u64,
-            jobs: n,
-        });
+        let done = records.len() as u64 - cut_short.into_inner();
+        let stopped =
+            (done < n).then(|| StopMark { stopped: stop_reason(budget), shard: self.shard.to_string(), done, jobs: n });
         if let (Some(mark), Some(w)) = (&stopped, lock(&sink).as_mut()) {
             serde_json::to_writer(&mut **w, mark).map_err(io::Error::other)?;
             w.write_all(b"\n")?;
@@ -376,7 +378,14 @@ mod tests {
     #[test]
     fn shards_merge_into_the_full_run() {
         let job = |j: u64, seed: u64| Out { v: j * 1000 + seed % 7 };
-        let full = EvalRun { jobs: 10, seed: 3, threads: 2, shard: Shard::default(), label: String::new() };
+        let full = EvalRun {
+            jobs: 10,
+            seed: 3,
+            threads: 2,
+            shard: Shard::default(),
+            label: String::new(),
+            keep_cut_short: false,
+        };
         let whole = full.run(&Budget::unlimited(), None::<&mut Vec<u8>>, job).unwrap();
         assert_eq!((whole.records.len(), whole.stopped), (10, None));
         let whole = whole.records;
@@ -403,7 +412,14 @@ mod tests {
         let job = |j: u64, _: u64| Out { v: j };
         let lines = |seed: u64| {
             let mut out = Vec::new();
-            let run = EvalRun { jobs: 3, seed, threads: 1, shard: Shard::default(), label: String::new() };
+            let run = EvalRun {
+                jobs: 3,
+                seed,
+                threads: 1,
+                shard: Shard::default(),
+                label: String::new(),
+                keep_cut_short: false,
+            };
             let _ = run.run(&Budget::unlimited(), Some(&mut out), job).unwrap();
             out
         };
@@ -414,8 +430,15 @@ mod tests {
         assert!(e.starts_with("x:1:"), "{e}");
         assert!(merge_records::<Out>([("e".to_string(), &b""[..])]).is_err());
         assert_eq!(
-            EvalRun { jobs: 1, seed: 0, threads: 1, shard: Shard { index: 2, count: 3 }, label: String::new() }
-                .shard_jobs(),
+            EvalRun {
+                jobs: 1,
+                seed: 0,
+                threads: 1,
+                shard: Shard { index: 2, count: 3 },
+                label: String::new(),
+                keep_cut_short: false
+            }
+            .shard_jobs(),
             0
         );
     }
@@ -431,7 +454,14 @@ mod tests {
             }
             Out { v: j }
         };
-        let run = EvalRun { jobs: 8, seed: 5, threads: 1, shard: Shard::default(), label: String::new() };
+        let run = EvalRun {
+            jobs: 8,
+            seed: 5,
+            threads: 1,
+            shard: Shard::default(),
+            label: String::new(),
+            keep_cut_short: false,
+        };
         let mut lines = Vec::new();
         let ran = run.run(&budget, Some(&mut lines), job).unwrap();
         assert_eq!(ran.records.iter().map(|r| r.job).collect::<Vec<_>>(), vec![0, 1, 2]);
