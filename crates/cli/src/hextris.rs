@@ -10,15 +10,15 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use tessera_core::eval::Record;
-use tessera_core::runtime::{Budget, Outcome, StopReason, interrupted};
+use tessera_core::runtime::{Budget, StopReason, interrupted};
 use tessera_core::tour::plural;
-use tessera_hextris::eval::{EvalRecord, EvalSummary, RunInfo, evaluate};
+use tessera_hextris::eval::{EvalRecord, EvalSummary, RunInfo, Stopped, evaluate};
 use tessera_hextris::format::{ProblemStats, ScoreReport, Submission};
 use tessera_hextris::judge::score;
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
-use crate::common::{Jobs, ShardArgs, Summary, emit, emit_json, stopped_early};
+use crate::common::{Jobs, STOPPED_EARLY, ShardArgs, Summary, emit, emit_json};
 
 mod play;
 
@@ -263,28 +263,8 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
         let share = left * work[i] / work[i..].iter().sum::<f64>();
         let budget = Budget::unlimited().with_time(Duration::from_secs_f64(share));
         let games = solve(p, &settings, &budget, threads, |r| {
-            if args.quiet {
-                return;
-            }
-            match r.phase {
-                Phase::Widen => eprintln!(
-                    "problem {}: width {:>5}, score {} ({} improved, {:.1} s)",
-                    p.id,
-                    r.width,
-                    r.score,
-                    plural(r.improved as u64, "seed", "seeds"),
-                    r.seconds
-                ),
-                Phase::Rework => eprintln!(
-                    "problem {}: games reworked, score {} (improved {}, {:.1} s)",
-                    p.id,
-                    r.score,
-                    plural(r.improved as u64, "time", "times"),
-                    r.seconds
-                ),
-                Phase::Graft => {
-                    eprintln!("problem {}: missing phrases grafted, score {} ({:.1} s)", p.id, r.score, r.seconds)
-                }
+            if !args.quiet {
+                eprintln!("problem {}: {}", p.id, round(r));
             }
         })
         .with_context(|| format!("problem {}", p.id))?;
@@ -297,17 +277,38 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
             );
         }
         out.extend(games.into_iter().map(|g| submission(p, g, &args.tag)));
+        if interrupted() {
+            // The games of the problem cut short are written (the best found by then); the
+            // problems after it are not solved.
+            let stopped =
+                Stopped { reason: StopReason::Interrupted, done: i, of: problems.len(), cut_short: Some(p.id) };
+            emit(&format!("{}\n", serde_json::to_string(&out)?))?;
+            eprintln!("note: {stopped}: the solutions written are partial");
+            return Ok(ExitCode::from(STOPPED_EARLY));
+        }
     }
     emit(&format!("{}\n", serde_json::to_string(&out)?))?;
-    Ok(completed())
+    Ok(ExitCode::SUCCESS)
 }
 
-/// Success, or the status of a run cut short by Ctrl-C (its games are then what it had).
-fn completed() -> ExitCode {
-    if tessera_core::runtime::interrupted() {
-        return stopped_early(Outcome::Stopped(StopReason::Interrupted));
+/// What a round of the solver did, for the progress lines.
+fn round(r: &tessera_hextris::solver::Round) -> String {
+    match r.phase {
+        Phase::Widen => format!(
+            "width {:>5}, score {} ({} improved, {:.1} s)",
+            r.width,
+            r.score,
+            plural(r.improved as u64, "seed", "seeds"),
+            r.seconds
+        ),
+        Phase::Rework => format!(
+            "games reworked, score {} (improved {}, {:.1} s)",
+            r.score,
+            plural(r.improved as u64, "time", "times"),
+            r.seconds
+        ),
+        Phase::Graft => format!("missing phrases grafted, score {} ({:.1} s)", r.score, r.seconds),
     }
-    ExitCode::SUCCESS
 }
 
 fn submission(p: &Problem, g: Game, tag: &str) -> Submission {

@@ -361,3 +361,20 @@ fn ctrl_c_stops_eval_which_says_how_far_it_got_everywhere() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("stopped by Ctrl-C after 0 of 2 problems"), "the report says it too");
 }
+
+#[test]
+fn ctrl_c_stops_solve_which_writes_the_games_it_has() {
+    let mut run = Running::start(&["hextris", "solve", "-f", "1", "-f", "2", "-t", "40", "-c", "1"]);
+    run.await_line("problem 1: width");
+    run.interrupt();
+    let (status, out, err) = run.finish();
+    assert_eq!(status.code(), Some(3), "{err}");
+    assert!(err.contains("note: stopped by Ctrl-C after 0 of 2 problems; problem 1 cut short"), "{err}");
+    // Problem 1's one seed, its best game by then; problem 2 not solved.
+    let list: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(list.as_array().map(|l| l.iter().map(|s| s["problemId"].as_i64()).collect()), Some(vec![Some(1)]));
+    let file = scratch("hextris-solve-stopped").join("s.json");
+    std::fs::write(&file, &out).unwrap();
+    let v = json(&["hextris", "score", "-f", "1", file.to_str().unwrap(), "--json"]);
+    assert_eq!(v["seeds"][0]["error"], Value::Null, "{v}");
+}
