@@ -175,8 +175,8 @@ pub struct TuneArgs {
     /// Keep every set of the `--with` portfolio, and pick `--keep` new sets beside them.
     #[arg(long, requires = "with")]
     keep_earlier: bool,
-    /// Write the portfolio (JSON) to FILE instead of stdout; the solver's shipped weights are
-    /// `crates/hextris/data/weights.json`.
+    /// Write the portfolio (JSON) to FILE instead of stdout (Ctrl-C writes nothing); the
+    /// solver's shipped weights are `crates/hextris/data/weights.json`.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
@@ -547,7 +547,7 @@ fn eval_solutions(records: &[EvalRecord]) -> Vec<Submission> {
 }
 
 fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
-    use tessera_hextris::solver::tune::{Options, tune};
+    use tessera_hextris::solver::tune::{Options, Tuning, tune};
     let problems: Vec<Problem> = if args.files.is_empty() {
         (0..builtin::COUNT).filter_map(builtin::problem).collect()
     } else {
@@ -575,7 +575,15 @@ fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
         with_name: args.with.as_ref().map(|p| p.display().to_string()),
     };
     let start = tessera_hextris::solver::Weights::tuned();
-    let portfolio = tune(&problems, &start, &opts, |line| eprintln!("{line}"))?;
+    let portfolio = match tune(&problems, &start, &opts, |line| eprintln!("{line}"))? {
+        Tuning::Done(portfolio) => portfolio,
+        Tuning::Stopped { done, of } => {
+            let kept = args.out.as_ref().map_or(String::new(), |p| format!(" ({} left as it was)", p.display()));
+            let tuned = plural(of as u64, "problem", "problems");
+            eprintln!("note: stopped by Ctrl-C after tuning {done} of {tuned}: no portfolio written{kept}");
+            return Ok(ExitCode::from(STOPPED_EARLY));
+        }
+    };
     let text = format!("{}\n", serde_json::to_string_pretty(&portfolio)?);
     match &args.out {
         Some(path) => crate::common::write_file(path, &text)?,

@@ -378,3 +378,36 @@ fn ctrl_c_stops_solve_which_writes_the_games_it_has() {
     let v = json(&["hextris", "score", "-f", "1", file.to_str().unwrap(), "--json"]);
     assert_eq!(v["seeds"][0]["error"], Value::Null, "{v}");
 }
+
+#[test]
+fn ctrl_c_stops_tune_which_leaves_its_output_file_as_it_was() {
+    let dir = scratch("hextris-tune-stopped");
+    let out = dir.join("weights.json");
+    std::fs::write(&out, "earlier\n").unwrap();
+    let mut run = Running::start(&[
+        "hextris",
+        "tune",
+        "-f",
+        "1",
+        "-f",
+        "10",
+        "--seeds",
+        "1",
+        "--iterations",
+        "100000",
+        "--seed",
+        "7",
+        "-c",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    run.await_line("seed: 7");
+    run.interrupt();
+    let (status, _, err) = run.finish();
+    assert_eq!(status.code(), Some(3), "{err}");
+    assert!(err.contains("stopped by Ctrl-C after tuning 0 of 2 problems: no portfolio written"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier\n");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 1, "nothing but the file: {left:?}");
+}

@@ -10,11 +10,14 @@
 //! largest weight, with a wide spread. Then every problem's best set is tried on every problem,
 //! and sets are picked one at a time, each adding the most to the sum over problems of the best
 //! picked set's share of the best known points.
+//!
+//! Ctrl-C stops the tuning with nothing to keep ([`Tuning::Stopped`]): the sets are picked only
+//! once every problem is tuned and every set valued on every problem.
 
 use std::sync::Mutex;
 
 use tessera_core::rng::{Rng64, derive_seed};
-use tessera_core::runtime::{Budget, split_work};
+use tessera_core::runtime::{Budget, interrupted, split_work};
 
 use super::features::{FEATURES, Portfolio, Weights, gauss};
 use super::setup::{Settings, Solver};
@@ -120,6 +123,10 @@ fn cross_entropy(case: &Case<'_>, start: &Weights, opts: &Options, rng: &mut Rng
     let population = opts.population.max(2);
     let elite = (population / 4).max(2);
     for _ in 0..opts.iterations {
+        if interrupted() {
+            // The plans stop at once: what they promise no longer means anything.
+            break;
+        }
         let drawn: Vec<LogWeights> = (0..population)
             .map(|_| {
                 let log = mean.log.iter().zip(&spread).map(|(m, s)| m + s * gauss(rng)).collect();
@@ -163,13 +170,27 @@ fn in_parallel(jobs: usize, threads: usize, f: impl Fn(usize) -> f64 + Sync) -> 
 /// The smallest spread of a log-weight (a factor of 10^0.1, about 1.26).
 const MIN_SPREAD: f64 = 0.1;
 
+/// What [`tune`] came to.
+#[derive(Clone, Debug)]
+pub enum Tuning {
+    /// The portfolio picked.
+    Done(Portfolio),
+    /// Ctrl-C stopped it after `done` of the `of` problems were tuned: no portfolio.
+    Stopped {
+        /// Problems tuned.
+        done: usize,
+        /// Problems to tune.
+        of: usize,
+    },
+}
+
 /// Tunes weights from `start` on `problems`; `progress` hears a line per finished problem.
 pub fn tune(
     problems: &[Problem],
     start: &Weights,
     opts: &Options,
     progress: impl Fn(&str) + Sync,
-) -> Result<Portfolio, EngineError> {
+) -> Result<Tuning, EngineError> {
     let settings = Settings { portfolio: vec![start.clone()], ..Settings::default() };
     let cases: Vec<Case<'_>> = problems
         .iter()
@@ -180,6 +201,9 @@ pub fn tune(
     for (i, case) in cases.iter().enumerate() {
         let mut rng = Rng64::seed(derive_seed(opts.seed ^ 0x7475_6e65, i as u64));
         let (x, fx, first) = cross_entropy(case, start, opts, &mut rng);
+        if interrupted() {
+            return Ok(Tuning::Stopped { done: i, of: cases.len() });
+        }
         progress(&format!(
             "problem {}: {:.0} -> {:.0} points over {} games",
             problems[i].id,
@@ -195,6 +219,9 @@ pub fn tune(
     // Every candidate on every problem.
     let n = candidates.len();
     let flat = in_parallel(cases.len() * n, opts.threads, |job| cases[job / n].worth(&candidates[job % n]));
+    if interrupted() {
+        return Ok(Tuning::Stopped { done: cases.len(), of: cases.len() });
+    }
     let worth: Vec<&[f64]> = flat.chunks(n).collect();
     let share: Vec<Vec<f64>> = worth
         .iter()
@@ -219,7 +246,7 @@ pub fn tune(
         opts.seed,
         problems.len()
     );
-    Ok(Portfolio { made_by, weights: picked.into_iter().map(|c| candidates[c].clone()).collect() })
+    Ok(Tuning::Done(Portfolio { made_by, weights: picked.into_iter().map(|c| candidates[c].clone()).collect() }))
 }
 
 /// Greedily picks `keep` columns of `share` (problems by candidates) beside those of `kept`,
