@@ -401,6 +401,38 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Fails now if [`write_atomically`] could not write `path` later, leaving nothing behind (an
+/// existing file is left as it is).
+pub fn check_replaceable(path: &Path) -> Result<()> {
+    named(path)?;
+    if path.is_dir() {
+        bail!("cannot write {}: it is a directory", path.display());
+    }
+    let probe = beside(path);
+    File::create(&probe).with_context(|| format!("cannot write {}", path.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Writes `text` to `path` as a whole or not at all: into a file beside it, then renamed over
+/// it, so that a run stopped while writing never leaves half a file where a whole one is
+/// expected.
+pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    named(path)?;
+    let part = beside(path);
+    let written = std::fs::write(&part, text).and_then(|()| std::fs::rename(&part, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&part);
+    }
+    written.with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// A file name of this process beside `path`, for what is written there before it is whole.
+fn beside(path: &Path) -> std::path::PathBuf {
+    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.{}.part", std::process::id()))
+}
+
 /// An output path must name something.
 fn named(path: &Path) -> Result<()> {
     if path.as_os_str().is_empty() {

@@ -18,7 +18,7 @@ use tessera_hextris::judge::score;
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
-use crate::common::{Jobs, STOPPED_EARLY, ShardArgs, Summary, emit, emit_json};
+use crate::common::{Jobs, STOPPED_EARLY, ShardArgs, Summary, check_replaceable, emit, emit_json, write_atomically};
 
 mod play;
 
@@ -175,8 +175,8 @@ pub struct TuneArgs {
     /// Keep every set of the `--with` portfolio, and pick `--keep` new sets beside them.
     #[arg(long, requires = "with")]
     keep_earlier: bool,
-    /// Write the portfolio (JSON) to FILE instead of stdout (Ctrl-C writes nothing); the
-    /// solver's shipped weights are `crates/hextris/data/weights.json`.
+    /// Write the portfolio (JSON) to FILE instead of stdout, whole or not at all (Ctrl-C leaves
+    /// FILE as it was); the solver's shipped weights are `crates/hextris/data/weights.json`.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
@@ -449,7 +449,7 @@ fn eval_problems(args: &EvalArgs) -> Result<Vec<Problem>> {
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
     // Every output path, before the header line and the first problem.
     if let Some(path) = &args.solutions {
-        crate::common::check_writable(path)?;
+        check_replaceable(path)?;
     }
     for path in [&args.shard.jsonl, &args.shard.html].into_iter().flatten().filter(|p| *p != "-") {
         crate::common::check_writable(Path::new(path))?;
@@ -480,7 +480,7 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
         let records: Vec<EvalRecord> = records.iter().map(|r| r.result.clone()).collect();
         let summary = EvalSummary::new(&records, info)?;
         if let Some(path) = &args.solutions {
-            crate::common::write_file(path, &serde_json::to_string(&eval_solutions(&records))?)?;
+            write_atomically(path, &serde_json::to_string(&eval_solutions(&records))?)?;
         }
         Ok(summary)
     };
@@ -548,6 +548,9 @@ fn eval_solutions(records: &[EvalRecord]) -> Vec<Submission> {
 
 fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
     use tessera_hextris::solver::tune::{Options, Tuning, tune};
+    if let Some(path) = &args.out {
+        check_replaceable(path)?;
+    }
     let problems: Vec<Problem> = if args.files.is_empty() {
         (0..builtin::COUNT).filter_map(builtin::problem).collect()
     } else {
@@ -586,7 +589,7 @@ fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
     };
     let text = format!("{}\n", serde_json::to_string_pretty(&portfolio)?);
     match &args.out {
-        Some(path) => crate::common::write_file(path, &text)?,
+        Some(path) => write_atomically(path, &text)?,
         None => emit(&text)?,
     }
     Ok(ExitCode::SUCCESS)
@@ -594,6 +597,9 @@ fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
 
 fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
     use tessera_hextris::judge::{picture, replay};
+    if let Some(out) = &args.svg {
+        check_replaceable(out)?;
+    }
     let p = load_problem(&args.file)?;
     let phrases = args.phrases.get()?;
     let seed = seed_of(&p, args.seed)?;
@@ -633,7 +639,7 @@ fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
         let cells = tessera_hextris::judge::labels(&game);
         let title = format!("hextris problem {} seed {seed}: score {}", p.id, v.score);
         let svg = tessera_core::svg::board_svg(tessera_core::geometry::Lattice::Hex, &cells, &title);
-        crate::common::write_file(out, &svg)?;
+        write_atomically(out, &svg)?;
     }
     Ok(if v.error.is_some() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }

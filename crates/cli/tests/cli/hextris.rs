@@ -187,6 +187,8 @@ fn bad_input_gets_one_error_line_and_a_failure() {
         vec!["hextris", "eval", "-t", "60", "--solutions", "no/such/dir/s.json"],
         vec!["hextris", "eval", "-t", "60", "--jsonl", "no/such/dir/r.jsonl"],
         vec!["hextris", "eval", "-t", "60", "--html", "no/such/dir/r.html"],
+        vec!["hextris", "tune", "--iterations", "1000", "--out", "no/such/dir/w.json"],
+        vec!["hextris", "show", "-f", "6", sample, "--svg", "no/such/dir/p.svg"],
     ];
     for args in cases {
         let out = tessera(&args);
