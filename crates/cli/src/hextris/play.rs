@@ -1,7 +1,7 @@
 //! `tessera hextris play`: a problem played from the keyboard, a line at a time.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -22,7 +22,8 @@ pub struct PlayArgs {
     seed: Option<u32>,
     #[command(flatten)]
     phrases: PhraseArgs,
-    /// Write the solution (the contest's JSON list) to FILE when the session ends.
+    /// Keep the solution so far (the contest's JSON list) in FILE, written again after every
+    /// line: Ctrl-C, which quits at once, leaves the game as of the last line there.
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
 }
@@ -32,7 +33,7 @@ Lines that start with ':' talk to the session:
   :u [N]        undo the last N commands (default 1)
   :w FILE       save the solution so far (the contest's JSON list)
   :s            print the solution so far
-  :q            quit (end of input quits too)
+  :q            quit (end of input and Ctrl-C quit too)
   :h            this help
 Keys (any of each group):
 ";
@@ -43,27 +44,15 @@ pub fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
     let seed = seed_of(&p, args.seed)?;
     if let Some(path) = &args.save {
         // Found out now, not after the game.
-        crate::common::check_writable(path)?;
+        crate::common::check_replaceable(path)?;
     }
     let mut session = Session::new(&p, seed, phrases);
     let mut out = std::io::stdout().lock();
     writeln!(out, "{HELP}{}", keys())?;
     write!(out, "{}> ", session.render())?;
     out.flush()?;
-    for line in std::io::stdin().lock().lines() {
-        let line = line.context("cannot read stdin")?;
-        let said = match line.trim().strip_prefix(':') {
-            // A mistake in a command is said and the game goes on.
-            Some(cmd) => match session_command(&mut session, cmd, &p) {
-                Ok(Some(said)) => said,
-                Ok(None) => break,
-                Err(e) => format!("error: {e:#}\n"),
-            },
-            None => describe(&session.line(&line)),
-        };
-        write!(out, "{said}{}> ", session.render())?;
-        out.flush()?;
-    }
+    // Waiting for the player: the first Ctrl-C quits.
+    crate::common::quit_on_interrupt(|| session_loop(&mut session, &p, args.save.as_deref(), &mut out))?;
     writeln!(out)?;
     let v = session.scorecard();
     writeln!(out, "final: score {} = move {} + power {}", v.score, v.move_score, v.power_score)?;
@@ -72,6 +61,34 @@ pub fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
         writeln!(out, "saved to {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Plays the lines of stdin until `:q` or the end of input, saving the game after each line to
+/// `save`, if given.
+fn session_loop(
+    session: &mut Session<'_>,
+    p: &tessera_hextris::Problem,
+    save_to: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<()> {
+    for line in std::io::stdin().lock().lines() {
+        let line = line.context("cannot read stdin")?;
+        let said = match line.trim().strip_prefix(':') {
+            // A mistake in a command is said and the game goes on.
+            Some(cmd) => match session_command(session, cmd, p) {
+                Ok(Some(said)) => said,
+                Ok(None) => break,
+                Err(e) => format!("error: {e:#}\n"),
+            },
+            None => describe(&session.line(&line)),
+        };
+        if let Some(path) = save_to {
+            save(path, p, session)?;
+        }
+        write!(out, "{said}{}> ", session.render())?;
+        out.flush()?;
+    }
+    Ok(())
 }
 
 /// Carries out a `:` command; `None` means quit.
@@ -124,5 +141,5 @@ fn save(path: &std::path::Path, p: &tessera_hextris::Problem, session: &Session<
         tag: format!("played {}", session.scorecard().score),
         solution: session.solution().to_string(),
     }];
-    crate::common::write_file(path, &serde_json::to_string(&list)?)
+    crate::common::write_atomically(path, &serde_json::to_string(&list)?)
 }

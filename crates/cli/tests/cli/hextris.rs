@@ -1,7 +1,7 @@
 //! `tessera hextris ...`: solve, score, show, stats, eval (sharded and merged), what bad input
 //! gets, and what Ctrl-C does to each command.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
@@ -412,4 +412,37 @@ fn ctrl_c_stops_tune_which_leaves_its_output_file_as_it_was() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier\n");
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 1, "nothing but the file: {left:?}");
+}
+
+#[test]
+fn ctrl_c_quits_play_at_once_and_the_save_holds_the_last_line() {
+    let dir = scratch("hextris-play-stopped");
+    let saved = dir.join("played.json");
+    let mut run = Running::start(&["hextris", "play", "-f", "6", "--save", saved.to_str().unwrap()]);
+    let mut stdout = run.child.stdout.take().unwrap();
+    let mut shown = String::new();
+    let prompts = await_prompts(&mut stdout, &mut shown, 1);
+    run.child.stdin.as_mut().unwrap().write_all(b"Ei!\n").unwrap();
+    await_prompts(&mut stdout, &mut shown, prompts + 1);
+    // stdin stays open: play is waiting for the next line.
+    run.interrupt();
+    let status = wait_within(&mut run.child, Duration::from_secs(60));
+    assert_eq!(status.code(), Some(130));
+    let v = json(&["hextris", "score", "-f", "6", saved.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        (v["seeds"][0]["error"].clone(), v["seeds"][0]["phrases"].clone()),
+        (Value::Null, serde_json::json!(["Ei!"]))
+    );
+}
+
+/// Reads `out` into `shown` until it ends with a prompt, the `n`-th at least; returns how many
+/// prompts it has shown.
+fn await_prompts(out: &mut impl Read, shown: &mut String, n: usize) -> usize {
+    let mut buf = [0u8; 4096];
+    while shown.matches("> ").count() < n || !shown.ends_with("> ") {
+        let k = out.read(&mut buf).unwrap();
+        assert!(k > 0, "stdout closed: {shown}");
+        shown.push_str(&String::from_utf8_lossy(&buf[..k]));
+    }
+    shown.matches("> ").count()
 }
