@@ -59,6 +59,33 @@ impl PhraseArgs {
     }
 }
 
+/// `-c CORES`, the contest's flag, or `-j/--threads K` as in the other games.
+#[derive(Debug, Clone, Args)]
+pub struct CoresArg {
+    /// Cores to use [default: all].
+    #[arg(
+        short = 'c',
+        long = "cores",
+        visible_short_alias = 'j',
+        visible_alias = "threads",
+        value_name = "CORES",
+        value_parser = clap::value_parser!(u64).range(1..=1024)
+    )]
+    cores: Option<u64>,
+}
+
+impl CoresArg {
+    /// The number of cores, defaulting to all of them.
+    fn get(&self) -> usize {
+        self.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize)
+    }
+}
+
+/// Seconds given as `-t SECONDS` or as `--budget-ms MS`, if either was.
+fn seconds_of(time: Option<f64>, budget_ms: Option<u64>) -> Option<f64> {
+    time.or(budget_ms.map(|ms| ms as f64 / 1000.0))
+}
+
 /// `tessera hextris solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -69,12 +96,14 @@ pub struct SolveArgs {
     /// Total wall time for all problems, in seconds [default: 5 per problem].
     #[arg(short = 't', long = "time", value_name = "SECONDS", value_parser = positive_seconds)]
     time: Option<f64>,
+    /// The total wall time in milliseconds instead (the other games' flag).
+    #[arg(long, value_name = "MS", value_parser = crate::common::at_least_one, conflicts_with = "time")]
+    budget_ms: Option<u64>,
     /// Memory limit in megabytes (the solver stays far below it).
     #[arg(short = 'm', long = "memory", value_name = "MB")]
     memory: Option<u64>,
-    /// Cores to use [default: all].
-    #[arg(short = 'c', long = "cores", value_name = "CORES", value_parser = clap::value_parser!(u64).range(1..=1024))]
-    cores: Option<u64>,
+    #[command(flatten)]
+    cores: CoresArg,
     #[command(flatten)]
     phrases: PhraseArgs,
     /// The widest beam to try (the search widens while time is left).
@@ -126,12 +155,14 @@ pub struct EvalArgs {
     /// Problem files or built-in problem numbers instead (repeatable).
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     files: Vec<String>,
-    /// Seconds per problem (wall time, all cores).
-    #[arg(short = 't', long = "time", value_name = "SECONDS", default_value_t = 10.0, value_parser = positive_seconds)]
-    time: f64,
-    /// Cores to use [default: all].
-    #[arg(short = 'c', long = "cores", value_name = "CORES", value_parser = clap::value_parser!(u64).range(1..=1024))]
-    cores: Option<u64>,
+    /// Seconds per problem (wall time, all cores) [default: 10].
+    #[arg(short = 't', long = "time", value_name = "SECONDS", value_parser = positive_seconds)]
+    time: Option<f64>,
+    /// The time per problem in milliseconds instead (the other games' flag).
+    #[arg(long, value_name = "MS", value_parser = crate::common::at_least_one, conflicts_with = "time")]
+    budget_ms: Option<u64>,
+    #[command(flatten)]
+    cores: CoresArg,
     #[command(flatten)]
     phrases: PhraseArgs,
     #[command(flatten)]
@@ -163,9 +194,8 @@ pub struct TuneArgs {
     /// Sets of weights to keep in the portfolio.
     #[arg(long, value_name = "K", default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=64))]
     keep: u64,
-    /// Cores to use [default: all].
-    #[arg(short = 'c', long = "cores", value_name = "CORES", value_parser = clap::value_parser!(u64).range(1..=1024))]
-    cores: Option<u64>,
+    #[command(flatten)]
+    cores: CoresArg,
     #[command(flatten)]
     seed: crate::common::SeedArg,
     /// Also consider the sets of an earlier portfolio (JSON, as this command writes) and keep
@@ -248,8 +278,8 @@ pub fn run(cmd: HextrisCommand) -> Result<ExitCode> {
 fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     let problems: Vec<Problem> = args.files.iter().map(|f| load_problem(f)).collect::<Result<_>>()?;
     let phrases = args.phrases.get()?;
-    let threads = args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize);
-    let total = args.time.unwrap_or(5.0 * problems.len() as f64);
+    let threads = args.cores.get();
+    let total = seconds_of(args.time, args.budget_ms).unwrap_or(5.0 * problems.len() as f64);
     let _ = args.memory; // the solver needs a few megabytes per thread at most
     let started = Instant::now();
     // Time is shared by the work each problem holds: seeds times units.
@@ -462,8 +492,8 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
         }
         let settings = Settings { phrases: args.phrases.get()?, ..Settings::default() };
         let info = RunInfo {
-            seconds_per_problem: args.time,
-            cores: args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize),
+            seconds_per_problem: seconds_of(args.time, args.budget_ms).unwrap_or(10.0),
+            cores: args.cores.get(),
             problems: (0..problems.len() as u64).filter(|&j| args.shard.shard.holds(j)).count(),
             interrupted: false,
         };
@@ -571,7 +601,7 @@ fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
         iterations: args.iterations as usize,
         population: args.population as usize,
         keep: args.keep as usize,
-        threads: args.cores.map_or_else(tessera_core::runtime::default_threads, |c| c as usize),
+        threads: args.cores.get(),
         seed: args.seed.get(),
         with,
         keep_earlier: args.keep_earlier,

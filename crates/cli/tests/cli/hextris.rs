@@ -121,6 +121,9 @@ fn eval_reports_each_problem_against_the_contest() {
     assert!(text.contains("\"problem\":1") && text.contains("\"problem\":0"), "{text}");
     assert_eq!((v["seconds_per_problem"].as_f64(), v["cores"].as_u64()), (Some(0.5), Some(1)));
     assert_eq!(v["stopped"], Value::Null);
+    // The other games' names for the time and the threads.
+    let v = json(&["hextris", "eval", "-f", "1", "--budget-ms", "300", "--threads", "1", "--json"]);
+    assert_eq!((v["seconds_per_problem"].as_f64(), v["cores"].as_u64()), (Some(0.3), Some(1)));
 }
 
 #[test]
@@ -128,7 +131,7 @@ fn eval_shards_merge_into_the_sum_of_their_records() {
     let dir = scratch("hextris-shards");
     let shard = |i: &str| {
         let file = dir.join(format!("shard{}.jsonl", &i[..1]));
-        let args = ["hextris", "eval", "-f", "1", "-f", "0", "-f", "13", "-t", "0.5", "-c", "1", "--shard", i];
+        let args = ["hextris", "eval", "-f", "1", "-f", "0", "-f", "13", "-t", "0.5", "-j", "1", "--shard", i];
         let out = tessera(&[&args[..], &["--jsonl", file.to_str().unwrap(), "--json"]].concat());
         assert!(out.status.success(), "{i}: {}", stderr(&out));
         let records: Vec<Value> =
@@ -201,6 +204,9 @@ fn bad_input_gets_one_error_line_and_a_failure() {
     let cases: Vec<Vec<&str>> = vec![
         vec!["hextris", "solve", "-f", "6", "-t", "0"],
         vec!["hextris", "solve", "-f", "6", "-c", "0"],
+        vec!["hextris", "solve", "-f", "6", "-t", "1", "--budget-ms", "1000"],
+        vec!["hextris", "eval", "-f", "6", "-t", "1", "--budget-ms", "1000"],
+        vec!["hextris", "tune", "-j", "0"],
         vec!["hextris", "score", "-f", "6", "-p", "", sample],
         vec!["hextris", "score", "-f", "6", "-p", "a~b", sample],
         vec!["hextris", "show", "-f", "6", "--seed", "12345", sample],
@@ -339,7 +345,7 @@ fn ctrl_c_stops_eval_which_says_how_far_it_got_everywhere() {
         "2",
         "-t",
         "20",
-        "-c",
+        "-j",
         "1",
         "--jsonl",
         jsonl.to_str().unwrap(),
@@ -366,7 +372,7 @@ fn ctrl_c_stops_eval_which_says_how_far_it_got_everywhere() {
 
 #[test]
 fn ctrl_c_stops_solve_which_writes_the_games_it_has() {
-    let mut run = Running::start(&["hextris", "solve", "-f", "1", "-f", "2", "-t", "40", "-c", "1"]);
+    let mut run = Running::start(&["hextris", "solve", "-f", "1", "-f", "2", "-t", "40", "-j", "1"]);
     run.await_line("problem 1: width");
     run.interrupt();
     let (status, out, err) = run.finish();
@@ -399,7 +405,7 @@ fn ctrl_c_stops_tune_which_leaves_its_output_file_as_it_was() {
         "100000",
         "--seed",
         "7",
-        "-c",
+        "--threads",
         "1",
         "--out",
         out.to_str().unwrap(),
