@@ -46,7 +46,7 @@ fn round_charts(r: &RoundReport) -> Charts {
     }
     let rows = r.levels.iter().map(level_bar).collect();
     let chart = Chart::Bars {
-        title: "score per level".into(),
+        title: "score per level, as a fraction of its best box's".into(),
         parts: vec!["score".into()],
         reference: Some("the best box's score".into()),
         rows,
@@ -54,7 +54,7 @@ fn round_charts(r: &RoundReport) -> Charts {
     Charts { title: format!("totems round (seed {})", r.seed), figures, charts: vec![chart] }
 }
 
-/// One level's bar: its score against its best box's.
+/// One level's bar: its score as a fraction of its best box's (levels differ a thousandfold).
 fn level_bar(l: &LevelResult) -> Bar {
     let verdict = if l.score >= l.best_score {
         "optimal"
@@ -67,8 +67,8 @@ fn level_bar(l: &LevelResult) -> Bar {
     let ms = l.seconds * 1000.0;
     Bar {
         label: format!("level {} ({})", l.level, plural(l.bag.len() as u64, "piece", "pieces")),
-        values: vec![l.score],
-        reference: Some(l.best_score),
+        values: vec![if l.best_score > 0.0 { l.score / l.best_score } else { 0.0 }],
+        reference: Some(1.0),
         note: format!("{w}x{h}: {} of {} ({verdict}), {ms:.1} ms", l.score, l.best_score),
     }
 }
@@ -220,7 +220,8 @@ mod tests {
         let Chart::Bars { rows, .. } = &c.charts[0] else { panic!("bars") };
         assert_eq!(rows.len(), report.levels.len());
         assert_eq!(rows[0].label, "level 1 (1 piece)");
-        assert_eq!((rows[9].values[0], rows[9].reference), (report.levels[9].score, Some(report.levels[9].best_score)));
+        let last = &report.levels[9];
+        assert_eq!((rows[9].values[0], rows[9].reference), (last.score / last.best_score, Some(1.0)));
         assert!(rows[0].note.starts_with("4x1: 1.5 of 1.5 (optimal)"), "{}", rows[0].note);
     }
 
