@@ -131,6 +131,8 @@
     };
 
     const n = v.steps.length;
+    // A last step that is the verdict is no unit: "move k of" counts the moves alone.
+    const units = v.verdict ? n - 1 : n;
     const box = html("div", { class: "view replay", "data-view": "replay", "data-steps": String(n) });
     const caption = html("p", { class: "caption" });
     const position = html("span", { class: "position" });
@@ -156,7 +158,7 @@
       d.mark(step ? step.marks : []);
       slider.value = String(at);
       box.dataset.step = String(at);
-      position.textContent = `${v.unit} ${at} of ${n}`;
+      position.textContent = at > units ? `the end (${units} ${v.unit}${units === 1 ? "" : "s"})` : `${v.unit} ${at} of ${units}`;
       caption.textContent = step ? step.caption : "start";
       if (scored) {
         let k = at - 1;

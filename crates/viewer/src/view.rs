@@ -103,6 +103,9 @@ pub struct Replay {
     pub highlights: Vec<(usize, usize)>,
     /// What a step is called in the controls (`move`, `solution`, ...).
     pub unit: String,
+    /// Whether the last step is the verdict (the tiles left, the scorecard) rather than one more
+    /// unit: the controls count the units without it.
+    pub verdict: bool,
     /// Colour of every label.
     pub palette: BTreeMap<String, String>,
     /// Whether labels are written in their cells (colours alone when not).
@@ -213,6 +216,7 @@ impl Replay {
             text: None,
             highlights: Vec::new(),
             unit: unit.to_string(),
+            verdict: false,
             palette,
             labels: true,
         }

@@ -135,7 +135,9 @@ pub(crate) fn removals(title: &str, board: &Board, moves: &[Move]) -> Replay {
     steps.push(Step { marks: left, caption: verdict, ..Step::default() });
     let title =
         format!("{title}: {}x{}, {} colours, {} moves", board.height(), board.width(), board.colors(), moves.len());
-    Replay::new(title, Lattice::Square, start, steps, "move")
+    let mut replay = Replay::new(title, Lattice::Square, start, steps, "move");
+    replay.verdict = true;
+    replay
 }
 
 fn summary_charts(s: &EvalSummary) -> Charts {
@@ -174,6 +176,8 @@ mod tests {
         assert_eq!(r.steps[0].clear, vec![(1, 0), (2, 0)], "(r, c) become (column, row)");
         assert!(r.steps[1].clear.is_empty() && r.steps[1].caption.contains("invalid"), "0 and 1 differ: skipped");
         assert_eq!(r.steps[2].marks.len(), 4, "four tiles left, outlined");
+        // The title's count of moves is the controls' (which leave out the verdict).
+        assert!(r.verdict && r.title.ends_with(&format!(", {} moves", r.steps.len() - 1)), "{}", r.title);
     }
 
     #[test]

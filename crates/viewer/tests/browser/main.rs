@@ -74,6 +74,7 @@ fn every_game_renders_in_chromium() {
         assert_eq!(step(&mut page), n);
         page.screenshot(&shots().join("replay-last-step.png"));
         hextris(&mut page);
+        pairs(&mut page);
         let errors = page.errors();
         assert!(errors.is_empty(), "console errors: {errors:?}");
         // An upload the server cannot read is refused, with the reason.
@@ -83,6 +84,21 @@ fn every_game_renders_in_chromium() {
         assert_eq!(refused[0], json!(400));
         assert!(refused[1].as_str().is_some_and(|e| e.contains("not a tessera result")), "{refused}");
     });
+}
+
+/// The pairs demonstration: the controls count the moves the title counts, the verdict apart.
+fn pairs(page: &mut Page) {
+    const REPLAY: &str = "document.querySelector('#main .document[data-game=\"pairs\"] [data-view=\"replay\"]')";
+    page.eval("document.querySelector('#demos button[data-game=\"pairs\"]').click(), true");
+    wait_for(page, &format!("!!{REPLAY}"), "the pairs replay");
+    let text = |page: &mut Page, what: &str| page.eval(&format!("{REPLAY}.querySelector('{what}').textContent"));
+    let title = text(page, "h3");
+    let moves = title.as_str().and_then(|t| t.strip_suffix(" moves")).and_then(|t| t.rsplit(' ').next());
+    let moves = moves.expect("the title counts the moves").to_string();
+    assert_eq!(text(page, ".position"), json!(format!("move 0 of {moves}")), "{title}");
+    page.eval(&format!("{REPLAY}.querySelector('.last').click(), true"));
+    assert_eq!(text(page, ".position"), json!(format!("the end ({moves} moves)")));
+    assert_eq!(text(page, ".caption"), json!("board cleared"));
 }
 
 /// The hextris demonstration: a replay on the hex lattice with its score and command string,

@@ -224,6 +224,7 @@ fn play_within(title: &str, problem: &Problem, seed: u32, solution: &str, detail
     replay.text = Some(text);
     replay.highlights = found.iter().map(|o| (o.start, o.end)).collect();
     replay.labels = false;
+    replay.verdict = true;
     colour(&mut replay.palette);
     let mut board = Board::new(format!("{title}: the end"), Lattice::Hex, final_cells, caption(&scorecard, units));
     board.labels = false;
@@ -306,7 +307,7 @@ mod tests {
         assert_eq!(played.scorecard, v);
         assert_eq!((v.error, v.end_state), (None, EndState::BoardFull));
         let r = &played.replay;
-        assert_eq!((r.lattice, r.labels, r.unit.as_str()), ("hex", false, "step"));
+        assert_eq!((r.lattice, r.labels, r.unit.as_str(), r.verdict), ("hex", false, "step", true));
         assert_eq!(r.start.len(), 100);
         assert_eq!(r.highlights, [(0, 3)]);
         let locks = r.steps.iter().filter(|s| s.caption.contains("locked")).count();
