@@ -267,32 +267,54 @@
   // ---- charts -------------------------------------------------------------------------
   const pct = (x) => (100 * x).toFixed(2) + "%";
 
+  // Charts size themselves to their labels: every text is measured in the charts' font (or
+  // estimated where no canvas is at hand), so that none is cut off at an edge.
+  const CHART_FONT = "11px system-ui, -apple-system, \"Segoe UI\", sans-serif";
+  const measurer = (() => { try { return document.createElement("canvas").getContext("2d"); } catch (e) { return null; } })();
+  function textWidth(text) {
+    if (measurer) { measurer.font = CHART_FONT; return Math.ceil(measurer.measureText(text).width * 1.05) + 2; }
+    return 7 * text.length;
+  }
+  // A text at x, anchored as asked unless that would cut it off at an edge of [0, width].
+  function label(x, y, text, anchor, width, attrs) {
+    const w = textWidth(text);
+    const left = anchor === "end" ? x - w : anchor === "middle" ? x - w / 2 : x;
+    const fits = left >= 1 && left + w <= width - 1;
+    const place = fits ? { x: x.toFixed(1), "text-anchor": anchor } : { x: Math.max(1, Math.min(width - w - 1, left)).toFixed(1), "text-anchor": "start" };
+    const t = svg("text", Object.assign(place, { y: y }, attrs || {}));
+    t.textContent = text;
+    return t;
+  }
+
   function renderRates(c) {
-    const rowH = 22, labelW = 190, barW = 360, width = labelW + barW + 230;
-    const s = svg("svg", { viewBox: `0 0 ${width} ${rowH * c.rows.length + 24}`, width: String(width), height: String(rowH * c.rows.length + 24) });
+    const rowH = 22, barW = 360;
+    const values = c.rows.map(([, r]) => `${r.successes}/${r.n} = ${pct(r.rate)} (${pct(r.low)}..${pct(r.high)})`);
+    const labelW = Math.max(60, ...c.rows.map(([l]) => textWidth(l))) + 12;
+    const width = Math.ceil(labelW + barW + 12 + Math.max(textWidth("100%"), ...values.map(textWidth)));
+    const height = rowH * c.rows.length + 24;
+    const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: String(width), height: String(height) });
     const axisY = rowH * c.rows.length + 4;
     for (const t of [0, 0.25, 0.5, 0.75, 1]) {
       const x = labelW + barW * t;
       s.append(svg("line", { x1: x, x2: x, y1: 0, y2: axisY, stroke: "#e3e7eb" }));
-      const lab = svg("text", { x: x, y: axisY + 14, "text-anchor": "middle", fill: "#66707a" }); lab.textContent = (100 * t) + "%"; s.append(lab);
+      s.append(label(x, axisY + 14, (100 * t) + "%", "middle", width, { fill: "#66707a" }));
     }
-    c.rows.forEach(([label, r], k) => {
+    c.rows.forEach(([name, r], k) => {
       const y = k * rowH + 4;
-      const name = svg("text", { x: labelW - 8, y: y + 13, "text-anchor": "end" }); name.textContent = label; s.append(name);
+      s.append(label(labelW - 8, y + 13, name, "end", width));
       s.append(svg("rect", { x: labelW, y: y + 3, width: (barW * r.rate).toFixed(1), height: 12, fill: "#2c6fbb", class: "rate-bar" }));
       const lo = labelW + barW * r.low, hi = labelW + barW * r.high;
       s.append(svg("line", { x1: lo, x2: hi, y1: y + 9, y2: y + 9, stroke: "#1d232a", "stroke-width": "1.5" }));
       for (const x of [lo, hi]) s.append(svg("line", { x1: x, x2: x, y1: y + 4, y2: y + 14, stroke: "#1d232a", "stroke-width": "1.5" }));
-      const val = svg("text", { x: labelW + barW + 8, y: y + 13 });
-      val.textContent = `${r.successes}/${r.n} = ${pct(r.rate)} (${pct(r.low)}..${pct(r.high)})`;
-      s.append(val);
+      s.append(label(labelW + barW + 12, y + 13, values[k], "start", width));
     });
     return html("div", { class: "chart", "data-chart": "rates" }, html("h4", {}, c.title + " (95% intervals)"), s);
   }
 
   function renderHistogram(c) {
     const values = c.values.filter((x) => Number.isFinite(x));
-    const width = 620, height = 190, left = 40, bottom = 24, plotW = width - left - 10, plotH = height - bottom - 8;
+    // Above the plot, a row for each label that names a line: the reference, p50, p99.
+    const width = 620, rowH = 13, top = 8 + 3 * rowH, bottom = 24, plotH = 140, height = top + plotH + bottom;
     const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: String(width), height: String(height) });
     const box = html("div", { class: "chart", "data-chart": "histogram" }, html("h4", {}, `${c.title} (${values.length} values, ${c.unit})`), s);
     if (values.length === 0) return box;
@@ -306,75 +328,73 @@
     const bins = Math.max(5, Math.min(40, Math.ceil(Math.sqrt(values.length))));
     const counts = new Array(bins).fill(0);
     for (const x of values) counts[Math.min(bins - 1, Math.floor(((x - lo) / (hi - lo)) * bins))]++;
-    const top = Math.max(...counts);
+    const most = Math.max(...counts);
+    const left = Math.max(40, textWidth(String(most)) + 10), plotW = width - left - 10;
     const bw = plotW / bins;
     counts.forEach((n, k) => {
-      const h = (plotH * n) / top;
-      s.append(svg("rect", { x: (left + k * bw + 0.5).toFixed(1), y: (8 + plotH - h).toFixed(1), width: Math.max(1, bw - 1).toFixed(1), height: h.toFixed(1), fill: "#2c6fbb", class: "bin" }));
+      const h = (plotH * n) / most;
+      s.append(svg("rect", { x: (left + k * bw + 0.5).toFixed(1), y: (top + plotH - h).toFixed(1), width: Math.max(1, bw - 1).toFixed(1), height: h.toFixed(1), fill: "#2c6fbb", class: "bin" }));
     });
     const xAt = (x) => left + ((x - lo) / (hi - lo)) * plotW;
     // Enough decimals to tell values across the range apart.
     const decimals = Math.max(0, Math.min(8, Math.ceil(-Math.log10(hi - lo)) + 2));
     const fmt = (x) => (Math.abs(x) >= 1e6 ? x.toPrecision(6) : x.toFixed(decimals));
-    for (const [x, anchor] of [[lo, "start"], [hi, "end"]]) {
-      const t = svg("text", { x: xAt(x), y: height - 6, "text-anchor": anchor, fill: "#66707a" }); t.textContent = fmt(x) + " " + c.unit; s.append(t);
-    }
-    const yl = svg("text", { x: left - 6, y: 16, "text-anchor": "end", fill: "#66707a" }); yl.textContent = String(top); s.append(yl);
-    s.append(svg("line", { x1: left, x2: left + plotW, y1: 8 + plotH, y2: 8 + plotH, stroke: "#66707a" }));
-    for (const [q, name] of [[0.5, "p50"], [0.99, "p99"]]) {
-      const x = xAt(quantile(q));
-      s.append(svg("line", { x1: x, x2: x, y1: 8, y2: 8 + plotH, stroke: "#1d232a", "stroke-dasharray": "2 2" }));
-      const right = x > left + 0.75 * plotW;
-      const t = svg("text", { x: right ? x - 3 : x + 3, y: 20 + (q > 0.9 ? 12 : 0), fill: "#1d232a", "text-anchor": right ? "end" : "start" });
-      t.textContent = `${name} ${fmt(quantile(q))}`; s.append(t);
-    }
-    if (c.reference && !refShown) {
-      const t = svg("text", { x: left + plotW, y: 14, "text-anchor": "end", fill: "#b3261e" });
-      t.textContent = `${c.reference[0]}: ${fmt(c.reference[1])} ${c.unit} (off the scale)`; s.append(t);
-    }
-    if (refShown) {
-      const x = xAt(c.reference[1]);
-      s.append(svg("line", { x1: x, x2: x, y1: 4, y2: 8 + plotH, stroke: "#b3261e", "stroke-dasharray": "4 3" }));
-      const t = svg("text", { x: x - 4, y: 14, "text-anchor": "end", fill: "#b3261e" }); t.textContent = c.reference[0]; s.append(t);
-    }
+    s.append(label(xAt(lo), height - 6, fmt(lo) + " " + c.unit, "start", width, { fill: "#66707a" }));
+    s.append(label(xAt(hi), height - 6, fmt(hi) + " " + c.unit, "end", width, { fill: "#66707a" }));
+    s.append(label(left - 6, top + 8, String(most), "end", width, { fill: "#66707a" }));
+    s.append(svg("line", { x1: left, x2: left + plotW, y1: top + plotH, y2: top + plotH, stroke: "#66707a" }));
+    // A line from its label's row down through the plot, the label beside it, towards the middle.
+    const marked = (x, row, text, colour, dash) => {
+      const y = 8 + row * rowH;
+      s.append(svg("line", { x1: x, x2: x, y1: y - 2, y2: top + plotH, stroke: colour, "stroke-dasharray": dash }));
+      const right = x > left + plotW / 2;
+      s.append(label(right ? x - 4 : x + 4, y + 8, text, right ? "end" : "start", width, { fill: colour }));
+    };
+    if (refShown) marked(xAt(c.reference[1]), 0, c.reference[0], "#b3261e", "4 3");
+    else if (c.reference) s.append(label(width, 16, `${c.reference[0]}: ${fmt(c.reference[1])} ${c.unit} (off the scale)`, "end", width, { fill: "#b3261e" }));
+    marked(xAt(quantile(0.5)), 1, `p50 ${fmt(quantile(0.5))}`, "#1d232a", "2 2");
+    marked(xAt(quantile(0.99)), 2, `p99 ${fmt(quantile(0.99))}`, "#1d232a", "2 2");
     return box;
   }
 
   // Bars split in parts, each row with an optional reference tick.
   const PART_COLOURS = ["#2c6fbb", "#e0a526", "#6a9a3a", "#9a5bb0"];
   function renderBars(c) {
-    const rowH = 22, labelW = 200, barW = 360, width = labelW + barW + 340, legendH = 22;
+    const rowH = 22, barW = 360, legendH = 22;
     const height = legendH + rowH * c.rows.length + 6;
     const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-    let top = 0;
-    for (const r of c.rows) top = Math.max(top, sum(r.values), c.reference && r.reference != null ? r.reference : 0);
-    if (!(top > 0)) top = 1;
+    let most = 0;
+    for (const r of c.rows) most = Math.max(most, sum(r.values), c.reference && r.reference != null ? r.reference : 0);
+    if (!(most > 0)) most = 1;
+    const names = c.rows.map((r) => (r.label.length > 30 ? r.label.slice(0, 29) + "\u2026" : r.label));
+    const labelW = Math.max(60, ...names.map(textWidth)) + 12;
+    const legendItems = c.parts.map((p, k) => [PART_COLOURS[k % PART_COLOURS.length], p, false]);
+    if (c.reference) legendItems.push(["#b3261e", c.reference, true]);
+    const legendEnd = labelW + legendItems.reduce((w, [, name]) => w + 24 + textWidth(name), 0);
+    const width = Math.ceil(Math.max(legendEnd, labelW + barW + 12 + Math.max(0, ...c.rows.map((r) => textWidth(r.note)))));
     const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: String(width), height: String(height) });
     let lx = labelW;
-    const legend = (colour, name, tick) => {
+    for (const [colour, name, tick] of legendItems) {
       s.append(tick ? svg("line", { x1: lx + 5, x2: lx + 5, y1: 3, y2: 15, stroke: colour, "stroke-width": "2.5" })
         : svg("rect", { x: lx, y: 4, width: 10, height: 10, fill: colour }));
-      const t = svg("text", { x: lx + 14, y: 13 }); t.textContent = name; s.append(t);
-      lx += 24 + 7 * name.length;
-    };
-    c.parts.forEach((p, k) => legend(PART_COLOURS[k % PART_COLOURS.length], p, false));
-    if (c.reference) legend("#b3261e", c.reference, true);
+      s.append(label(lx + 14, 13, name, "start", width));
+      lx += 24 + textWidth(name);
+    }
     c.rows.forEach((r, k) => {
       const y = legendH + k * rowH;
-      const short = r.label.length > 30 ? r.label.slice(0, 29) + "\u2026" : r.label;
-      const name = svg("text", { x: labelW - 8, y: y + 13, "text-anchor": "end" }); name.textContent = short;
+      const name = label(labelW - 8, y + 13, names[k], "end", width);
       const tip = svg("title"); tip.textContent = r.label; name.append(tip); s.append(name);
       let x = labelW;
       r.values.forEach((val, p) => {
-        const w = Math.max(0, (barW * val) / top);
+        const w = Math.max(0, (barW * val) / most);
         s.append(svg("rect", { x: x.toFixed(1), y: y + 3, width: w.toFixed(1), height: 12, fill: PART_COLOURS[p % PART_COLOURS.length], class: "bar" }));
         x += w;
       });
       if (c.reference && r.reference != null) {
-        const rx = labelW + (barW * r.reference) / top;
+        const rx = labelW + (barW * r.reference) / most;
         s.append(svg("line", { x1: rx, x2: rx, y1: y + 1, y2: y + 17, stroke: "#b3261e", "stroke-width": "2.5", class: "reference" }));
       }
-      const note = svg("text", { x: labelW + barW + 8, y: y + 13 }); note.textContent = r.note; s.append(note);
+      s.append(label(labelW + barW + 12, y + 13, r.note, "start", width));
     });
     return html("div", { class: "chart", "data-chart": "bars" }, html("h4", {}, c.title), s);
   }

@@ -13,6 +13,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use tessera_core::eval::Record;
+use tessera_digits::Params;
+use tessera_digits::eval::{GameResult, summarise};
+use tessera_digits::params::known_optimum;
 use tessera_viewer::Viewer;
 use tessera_viewer::games::GAMES;
 
@@ -75,6 +79,7 @@ fn every_game_renders_in_chromium() {
         page.screenshot(&shots().join("replay-last-step.png"));
         hextris(&mut page);
         pairs(&mut page);
+        charts(&mut page);
         let errors = page.errors();
         assert!(errors.is_empty(), "console errors: {errors:?}");
         // An upload the server cannot read is refused, with the reason.
@@ -145,17 +150,57 @@ fn hextris(page: &mut Page) {
     assert!(score(page) > 0, "the solved game scores");
     // An evaluation summary: score bars per problem against the final round's best.
     let summary = r#"{"game":"hextris","seconds_per_problem":1,"cores":1,"total":900,"final_best_beaten":0,"final_best_problems":1,"problems":[{"problem":8,"seeds":10,"score":900,"move_score":600,"power_score":300,"phrases":2,"final_best":19887,"seconds":1,"width":1}]}"#;
+    open_upload(page, "summary.json", summary);
+    wait_for(page, "!!document.querySelector('#main [data-chart=\"bars\"] rect.bar')", "the score bars");
+    let ticks = page.eval("document.querySelectorAll('#main [data-chart=\"bars\"] line.reference').length");
+    assert_eq!(ticks.as_u64(), Some(1), "the final best drawn");
+    assert_eq!(cut_off(page), json!([]), "every label within its chart");
+    page.screenshot(&shots().join("hextris-eval.png"));
+}
+
+/// Uploads a result file from the page, reloads it and opens the file.
+fn open_upload(page: &mut Page, name: &str, body: &str) {
     let id = page.eval(&format!(
-        "fetch('/api/documents', {{method: 'POST', headers: {{'X-Name': 'summary.json'}}, body: {summary:?}}}).then(r => r.json()).then(b => b.id)"
+        "fetch('/api/documents', {{method: 'POST', headers: {{'X-Name': {name:?}}}, body: {body:?}}}).then(r => r.json()).then(b => b.id)"
     ));
-    assert!(id.is_u64(), "the summary is taken: {id}");
+    assert!(id.is_u64(), "{name} is taken: {id}");
     let url = page.eval("location.href").as_str().unwrap_or_default().to_string();
     page.navigate(&url);
     // The page opens the first document on loading: wait for it before opening another.
     wait_for(page, "!!document.querySelector('#documents button.current')", "the first document");
-    page.eval("[...document.querySelectorAll('#documents button')].find(b => b.textContent.includes('summary.json')).click(), true");
-    wait_for(page, "!!document.querySelector('#main [data-chart=\"bars\"] rect.bar')", "the score bars");
-    let ticks = page.eval("document.querySelectorAll('#main [data-chart=\"bars\"] line.reference').length");
-    assert_eq!(ticks.as_u64(), Some(1), "the final best drawn");
-    page.screenshot(&shots().join("hextris-eval.png"));
+    page.eval(&format!(
+        "[...document.querySelectorAll('#documents button')].find(b => b.textContent.endsWith(': ' + {name:?})).click(), true"
+    ));
+    wait_for(page, &format!("document.querySelector('#main h2').textContent.endsWith({name:?})"), name);
+}
+
+/// The texts of the charts shown that reach past their chart's edges.
+fn cut_off(page: &mut Page) -> serde_json::Value {
+    page.eval(
+        "[...document.querySelectorAll('#main .chart svg')].flatMap(s => { const v = s.viewBox.baseVal; \
+         return [...s.querySelectorAll('text')].filter(t => { const b = t.getBBox(); \
+         return b.x < v.x - 0.5 || b.x + b.width > v.x + v.width + 0.5; }).map(t => t.textContent); })",
+    )
+}
+
+/// Charts whose labels once reached past their edges: a reference at the very left of a
+/// histogram (every game scoring S or more), rows named at length with long figures.
+fn charts(page: &mut Page) {
+    let records: Vec<Record<GameResult>> = [19_131_995_794_056_374, 19_600_000_000_000_000]
+        .into_iter()
+        .enumerate()
+        .map(|(job, score)| {
+            let result = GameResult { strategy: "top2".into(), n: 20, b: 15, score, illegal: None };
+            Record { job: job as u64, of: 2, base_seed: 1, seed: job as u64, result }
+        })
+        .collect();
+    let lines: Vec<String> = records.iter().map(|r| serde_json::to_string(r).expect("JSON")).collect();
+    open_upload(page, "above-s.jsonl", &lines.join("\n"));
+    wait_for(page, "!!document.querySelector('#main [data-chart=\"histogram\"] rect.bin')", "the histogram");
+    assert_eq!(cut_off(page), json!([]), "every label within the histogram");
+    page.screenshot(&shots().join("histogram.png"));
+    let summary = summarise("top2", Params::OFFICIAL, &records, known_optimum(Params::OFFICIAL), None);
+    open_upload(page, "summary-of-two.json", &serde_json::to_string(&summary).expect("JSON"));
+    wait_for(page, "!!document.querySelector('#main [data-chart=\"rates\"] rect.rate-bar')", "the rates");
+    assert_eq!(cut_off(page), json!([]), "every label within the rates");
 }
