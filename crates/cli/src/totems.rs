@@ -9,7 +9,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Budget;
-use tessera_core::svg::board_svg;
+use tessera_core::svg::pieces_svg;
 use tessera_totems::eval::{Bags, EvalConfig, EvalSummary, JobResult, run_job, summarise};
 use tessera_totems::format::{RoundReport, SolveReport};
 use tessera_totems::game::{LEVELS, PERFECT_ROUND, RoundConfig, play_round};
@@ -260,7 +260,8 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     }
     if let Some(path) = &args.svg {
         let title = format!("{} pieces, {}x{}, score {}", bag.len(), checked.width, checked.height, checked.score);
-        write_file(path, &board_svg(Lattice::Square, &solved.answer.picture_cells(bag.set), &title))?;
+        let (cells, pieces) = (solved.answer.picture_cells(bag.set), solved.answer.picture_pieces());
+        write_file(path, &pieces_svg(Lattice::Square, &cells, &pieces, &title))?;
     }
     Ok(ExitCode::SUCCESS)
 }

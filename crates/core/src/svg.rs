@@ -26,6 +26,60 @@ pub fn label_colour(k: usize) -> String {
 /// Draws cells `(col, row, label)` given in picture (offset) coordinates. `.` labels an empty
 /// board cell (drawn light grey). Labels are written in the cells.
 pub fn board_svg(lattice: Lattice, cells: &[(i32, i32, char)], title: &str) -> String {
+    drawn(lattice, cells, "", title)
+}
+
+/// [`board_svg`] with each piece outlined: `pieces` are the cells of each, so that pieces of one
+/// label (one colour) side by side are told apart.
+pub fn pieces_svg(lattice: Lattice, cells: &[(i32, i32, char)], pieces: &[Vec<(i32, i32)>], title: &str) -> String {
+    drawn(lattice, cells, &outline_path(lattice, pieces), title)
+}
+
+/// The outlines of pieces (each the cells `(col, row)` it covers) as SVG path data, in the
+/// coordinates of [`board_svg`]: every side of a cell whose neighbour across it is not of the
+/// same piece.
+pub fn outline_path(lattice: Lattice, pieces: &[Vec<(i32, i32)>]) -> String {
+    let mut d = String::new();
+    for piece in pieces {
+        for &(col, row) in piece {
+            let corners = corners(lattice, col, row);
+            for (k, neighbour) in neighbours(lattice, col, row).into_iter().enumerate() {
+                if !piece.contains(&neighbour) {
+                    let ((x1, y1), (x2, y2)) = (corners[k], corners[(k + 1) % corners.len()]);
+                    let _ = write!(d, "M{x1:.1} {y1:.1}L{x2:.1} {y2:.1}");
+                }
+            }
+        }
+    }
+    d
+}
+
+/// A cell's corners, clockwise (y down); side `k` runs from corner `k` to the next.
+fn corners(lattice: Lattice, col: i32, row: i32) -> Vec<(f64, f64)> {
+    let (x, y) = centre(lattice, col, row);
+    match lattice {
+        Lattice::Square => {
+            let h = CELL / 2.0;
+            vec![(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
+        }
+        Lattice::Hex => (0..6).map(|k| hexagon_corner(x, y, k)).collect(),
+    }
+}
+
+/// The cell across each side of a cell, in the order of [`corners`]' sides.
+fn neighbours(lattice: Lattice, col: i32, row: i32) -> Vec<(i32, i32)> {
+    match lattice {
+        Lattice::Square => vec![(col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)],
+        Lattice::Hex => {
+            // Odd rows are shifted half a cell right: the cells above and below lie half a cell
+            // left (even rows) or right (odd rows).
+            let (left, right) = if row.rem_euclid(2) == 1 { (col, col + 1) } else { (col - 1, col) };
+            vec![(right, row + 1), (left, row + 1), (col - 1, row), (left, row - 1), (right, row - 1), (col + 1, row)]
+        }
+    }
+}
+
+fn drawn(lattice: Lattice, cells: &[(i32, i32, char)], outline: &str, title: &str) -> String {
     let labels: BTreeSet<char> = cells.iter().map(|c| c.2).filter(|&l| l != '.').collect();
     let colour_of = |l: char| match labels.iter().position(|&x| x == l) {
         Some(k) => label_colour(k),
@@ -38,11 +92,13 @@ pub fn board_svg(lattice: Lattice, cells: &[(i32, i32, char)], title: &str) -> S
         Lattice::Hex => (CELL / 2.0, hex_radius()),
     };
     let (w, h) = centres.iter().fold((0.0f64, 0.0f64), |(w, h), &(x, y)| (w.max(x), h.max(y)));
-    let (width, height) = (w + half_w, h + half_h);
+    // An outline's stroke reaches a pixel past the cells: room for it at the edges.
+    let (origin, pad) = if outline.is_empty() { ("0 0", 0.0) } else { ("-1 -1", 2.0) };
+    let (width, height) = (w + half_w + pad, h + half_h + pad);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.1} {height:.1}" width="{width:.0}" height="{height:.0}">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{origin} {width:.1} {height:.1}" width="{width:.0}" height="{height:.0}">"#
     );
     let _ = writeln!(out, "<title>{}</title>", escape(title));
     let _ = writeln!(
@@ -73,7 +129,14 @@ pub fn board_svg(lattice: Lattice, cells: &[(i32, i32, char)], title: &str) -> S
             );
         }
     }
-    out.push_str("</g>\n</svg>\n");
+    out.push_str("</g>\n");
+    if !outline.is_empty() {
+        let _ = writeln!(
+            out,
+            r##"<path d="{outline}" fill="none" stroke="#1d232a" stroke-width="2" stroke-linecap="round"/>"##
+        );
+    }
+    out.push_str("</svg>\n");
     out
 }
 
@@ -96,14 +159,20 @@ fn centre(lattice: Lattice, col: i32, row: i32) -> (f64, f64) {
 
 /// Corner points of a pointy-top hexagon whose width is `CELL`.
 fn hexagon(x: f64, y: f64) -> String {
-    let r = hex_radius();
     (0..6)
         .map(|k| {
-            let a = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
-            format!("{:.1},{:.1}", x + r * a.cos(), y + r * a.sin())
+            let (cx, cy) = hexagon_corner(x, y, k);
+            format!("{cx:.1},{cy:.1}")
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Corner `k` of the hexagon centred at `(x, y)`: at 30 + 60k degrees, clockwise from the
+/// bottom right side's top.
+fn hexagon_corner(x: f64, y: f64, k: usize) -> (f64, f64) {
+    let a = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
+    (x + hex_radius() * a.cos(), y + hex_radius() * a.sin())
 }
 
 fn escape(s: &str) -> String {
@@ -113,6 +182,43 @@ fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sides of an outline's path, as their two ends.
+    fn sides(d: &str) -> Vec<((f64, f64), (f64, f64))> {
+        let point = |p: &str| {
+            let (x, y) = p.split_once(' ').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        };
+        d.split('M').skip(1).map(|s| s.split_once('L').unwrap()).map(|(a, b)| (point(a), point(b))).collect()
+    }
+
+    #[test]
+    fn outlines_run_round_each_piece() {
+        // Two dominoes side by side: 6 sides each, none between their own two cells.
+        let pieces = [vec![(0, 0), (1, 0)], vec![(0, 1), (1, 1)]];
+        let d = outline_path(Lattice::Square, &pieces);
+        let all = sides(&d);
+        assert_eq!(all.len(), 12);
+        assert!(!all.contains(&((24.0, 0.0), (24.0, 24.0))), "no side inside a domino");
+        let between = all.iter().filter(|(a, b)| a.1 == 24.0 && b.1 == 24.0).count();
+        assert_eq!(between, 4, "each domino outlines its side of the line between them");
+        // Two hexagons side by side: 5 outer sides each; and a hexagon with its six neighbours.
+        assert_eq!(sides(&outline_path(Lattice::Hex, &[vec![(0, 0), (1, 0)]])).len(), 10);
+        for row in [2, 3] {
+            let (l, r) = if row % 2 == 1 { (2, 3) } else { (1, 2) };
+            let flower = vec![(2, row), (1, row), (3, row), (l, row - 1), (r, row - 1), (l, row + 1), (r, row + 1)];
+            assert_eq!(
+                sides(&outline_path(Lattice::Hex, &[flower])).len(),
+                18,
+                "row {row}: 7 hexagons, 18 outer sides"
+            );
+        }
+        let svg = pieces_svg(Lattice::Square, &[(0, 0, 'A'), (1, 0, 'A')], &pieces[..1], "t");
+        assert!(svg.contains(&format!(r#"<path d="{}""#, outline_path(Lattice::Square, &pieces[..1]))));
+        assert!(svg.contains(r#"viewBox="-1 -1 50.0 26.0""#), "room for the outline's stroke");
+        let plain = board_svg(Lattice::Square, &[(0, 0, 'A')], "t");
+        assert!(!plain.contains("<path") && plain.contains(r#"viewBox="0 0 24.0 24.0""#));
+    }
 
     #[test]
     fn one_shape_per_cell_and_distinct_colours() {

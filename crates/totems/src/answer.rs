@@ -118,6 +118,13 @@ impl Answer {
         }
         out
     }
+
+    /// The cells `(col, row)` of each piece for a picture, as [`Answer::picture_cells`] places
+    /// them: pieces to outline.
+    pub fn picture_pieces(&self) -> Vec<Vec<(i32, i32)>> {
+        let (_, h) = self.bbox();
+        self.placed.iter().map(|p| p.cells.iter().map(|&(x, y)| (x, h as i32 - 1 - y)).collect()).collect()
+    }
 }
 
 /// The game's `actions` object.
@@ -211,5 +218,17 @@ mod tests {
         let t = a.turned(4);
         assert_eq!(t.bbox(), (1, 4));
         assert_eq!(t.draw(set), "I\nI\nI\nI\n");
+    }
+
+    #[test]
+    fn pictures_put_y_down_for_cells_and_pieces_alike() {
+        let set = PieceSet::Tetrominoes;
+        let o = Placed { kind: 3, cells: vec![(0, 0), (1, 0), (0, 1), (1, 1)] };
+        let i = Placed { kind: 0, cells: vec![(0, 2), (1, 2), (2, 2), (3, 2)] };
+        let a = Answer { placed: vec![o, i] };
+        let pieces = a.picture_pieces();
+        assert_eq!(pieces[1], [(0, 0), (1, 0), (2, 0), (3, 0)], "the top row of the game is row 0");
+        let cells: Vec<(i32, i32)> = a.picture_cells(set).iter().map(|c| (c.0, c.1)).collect();
+        assert_eq!(cells, pieces.concat());
     }
 }
