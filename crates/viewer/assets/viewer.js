@@ -98,6 +98,8 @@
     const d = new Drawing(v.lattice, v.cells, v.palette, v.labels);
     for (const [c, r, l] of v.cells) d.set(c, r, l);
     d.mark(v.marks);
+    // Each piece outlined, so that pieces of one colour side by side are told apart.
+    if (v.outline) d.svg.append(svg("path", { d: v.outline, class: "outline", fill: "none", stroke: "#1d232a", "stroke-width": "2", "stroke-linecap": "round" }));
     const box = html("div", { class: "view board", "data-view": "board" }, html("h3", {}, v.title), d.svg);
     for (const line of v.caption || []) box.append(html("p", { class: "caption" }, line));
     return box;

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use tessera_core::geometry::Lattice;
 use tessera_core::stats::Rate;
-use tessera_core::svg::label_colour;
+use tessera_core::svg::{label_colour, outline_path};
 
 /// A document: what one file (or one demonstration) shows.
 #[derive(Clone, Debug, Serialize)]
@@ -56,6 +56,10 @@ pub struct Board {
     pub cells: Vec<Cell>,
     /// Cells drawn with a heavy outline (left-over tiles, say).
     pub marks: Vec<(i32, i32)>,
+    /// The pieces' outlines, as SVG path data in the page's coordinates (see
+    /// [`tessera_core::svg::outline_path`]): pieces of one label side by side told apart.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub outline: String,
     /// Lines under the board (score, box, ...).
     pub caption: Vec<String>,
     /// Colour of every label.
@@ -180,6 +184,11 @@ pub(crate) fn lattice_name(lattice: Lattice) -> &'static str {
     }
 }
 
+/// The lattice of a name in views.
+fn lattice_of(name: &str) -> Lattice {
+    if name == lattice_name(Lattice::Hex) { Lattice::Hex } else { Lattice::Square }
+}
+
 /// The colours of labels, in sorted order as [`tessera_core::svg::board_svg`] gives them; `.` is
 /// left to the page (empty cells).
 pub(crate) fn palette<'a>(labels: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, String> {
@@ -188,6 +197,12 @@ pub(crate) fn palette<'a>(labels: impl IntoIterator<Item = &'a str>) -> BTreeMap
 }
 
 impl Board {
+    /// The board with these pieces (each the cells it covers) outlined.
+    pub fn outlined(mut self, pieces: &[Vec<(i32, i32)>]) -> Board {
+        self.outline = outline_path(lattice_of(self.lattice), pieces);
+        self
+    }
+
     /// A board of cells, its palette from its labels.
     pub fn new(title: impl Into<String>, lattice: Lattice, cells: Vec<Cell>, caption: Vec<String>) -> Board {
         let palette = palette(cells.iter().map(|c| c.2.as_str()));
@@ -196,6 +211,7 @@ impl Board {
             lattice: lattice_name(lattice),
             cells,
             marks: Vec::new(),
+            outline: String::new(),
             caption,
             palette,
             labels: true,

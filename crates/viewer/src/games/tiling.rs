@@ -71,7 +71,8 @@ fn first_view(first: &FirstReport) -> View {
     match (&first.solution, first.status) {
         (Some(s), _) => {
             let caption = vec![format!("the first tiling found, in {ms}")];
-            View::Board(Board::new(name.clone(), first.puzzle.lattice, solution_cells(s), caption))
+            let pieces: Vec<Vec<(i32, i32)>> = s.pieces.iter().map(|p| p.cells.clone()).collect();
+            View::Board(Board::new(name.clone(), first.puzzle.lattice, solution_cells(s), caption).outlined(&pieces))
         }
         (None, status) => {
             let verdict = match status {
@@ -202,6 +203,8 @@ mod tests {
         let View::Board(b) = &d.views[0] else { panic!("a board") };
         assert_eq!((b.title.as_str(), b.cells.len(), b.palette.len()), ("pentominoes 6x10", 60, 12));
         assert_eq!(b.caption, ["the first tiling found, in 4.0 ms on 1 thread (seed 7)"]);
+        // The twelve pentominoes outlined: a P has 10 sides, the others 12.
+        assert_eq!(b.outline.matches('M').count(), 11 * 12 + 10);
         let none = FirstReport::new(&p, &tiler, &Verdict::Infeasible, 0.5, 7, 1);
         let d = document("n.json", &serde_json::to_string(&none).unwrap()).unwrap();
         let View::Charts(c) = &d.views[0] else { panic!("figures") };

@@ -88,6 +88,15 @@ pub(crate) fn answer_cells(shapes: &[(String, Vec<(i32, i32)>)]) -> Vec<Cell> {
     grid.into_iter().map(|((r, c), l)| (c, r, l)).collect()
 }
 
+/// The cells of each piece as [`answer_cells`] places them, to outline.
+pub(crate) fn answer_pieces(shapes: &[(String, Vec<(i32, i32)>)]) -> Vec<Vec<(i32, i32)>> {
+    let top = shapes.iter().flat_map(|s| &s.1).map(|c| c.1).max().unwrap_or(0);
+    shapes
+        .iter()
+        .map(|(_, cells)| cells.iter().filter(|c| c.0 >= 0 && c.1 >= 0).map(|&(x, y)| (x, top - y)).collect())
+        .collect()
+}
+
 fn solve_board(s: &SolveReport) -> Board {
     let shapes: Vec<(String, Vec<(i32, i32)>)> =
         s.actions.totems.iter().map(|t| (t.shape.clone(), t.coordinates.clone())).collect();
@@ -95,6 +104,7 @@ fn solve_board(s: &SolveReport) -> Board {
     let verdict = if s.optimal { " (optimal)" } else { "" };
     let caption = vec![format!("{} pieces in {w}x{h}: score {}{verdict}", shapes.len(), s.score)];
     Board::new(format!("{} pieces", shapes.len()), Lattice::Square, answer_cells(&shapes), caption)
+        .outlined(&answer_pieces(&shapes))
 }
 
 fn summary_charts(s: &EvalSummary) -> Charts {
@@ -172,7 +182,7 @@ pub(crate) fn answer_board(title: &str, bag: &Bag, answer: &Answer, optimal: boo
     let (w, h) = answer.bbox();
     let verdict = if optimal { " (optimal)" } else { "" };
     let caption = vec![format!("{} pieces in {w}x{h}: score {}{verdict}", bag.len(), answer.score(bag.set))];
-    Board::new(title, Lattice::Square, answer_cells(&shapes), caption)
+    Board::new(title, Lattice::Square, answer_cells(&shapes), caption).outlined(&answer_pieces(&shapes))
 }
 
 #[cfg(test)]
@@ -199,6 +209,8 @@ mod tests {
         assert_eq!((d.game.as_str(), d.kind.as_str()), ("totems", "solve"));
         let View::Board(b) = &d.views[0] else { panic!("a board") };
         assert_eq!(b.cells.iter().filter(|c| c.2 != ".").count(), 8);
+        // Each piece outlined: an I and an O have 10 and 8 unit sides, each one a segment.
+        assert_eq!(b.outline.matches('M').count(), 18);
         assert_eq!(
             b.caption[0],
             format!("2 pieces in {}x{}: score {} (optimal)", report.dims.0, report.dims.1, report.score)
@@ -234,6 +246,7 @@ mod tests {
         let cells = answer_cells(&shapes);
         assert!(cells.contains(&(0, 2, "I".to_string())), "the I lies on the bottom row 2");
         assert!(cells.contains(&(3, 0, ".".to_string())));
+        assert_eq!(answer_pieces(&shapes)[0], [(0, 2), (1, 2), (2, 2), (3, 2)], "pieces as the cells");
     }
 
     #[test]

@@ -62,6 +62,10 @@ fn every_game_renders_in_chromium() {
             let cells = page.eval("document.querySelectorAll('#main .view svg .cell, #main .view svg rect').length");
             assert!(cells.as_u64().unwrap_or(0) > 0, "{game}: nothing drawn");
             page.screenshot(&shots().join(format!("{game}.png")));
+            if game == "totems" {
+                let outlined = page.eval("[...document.querySelectorAll('#main .board path.outline')].length");
+                assert_eq!(outlined.as_u64(), Some(2), "both packings' pieces outlined");
+            }
         }
         // Step a replay: the tiling demonstration's solutions (the document named: the previous
         // game's replay is on the page until the answer comes).
