@@ -359,8 +359,14 @@ fn ctrl_c_stops_eval_which_says_how_far_it_got_everywhere() {
     assert!(out.contains("stopped by Ctrl-C after 0 of 2 problems; problem 1 cut short"), "{out}");
     assert!(err.contains("[1/2] problem 1:") && err.contains("cut short by Ctrl-C"), "{err}");
     // The record written says it was cut short, and a merge of it says the run was stopped.
-    let record: Value = serde_json::from_str(std::fs::read_to_string(&jsonl).unwrap().trim()).unwrap();
+    let lines = std::fs::read_to_string(&jsonl).unwrap();
+    let record: Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
     assert_eq!((&record["problem"], &record["stopped"]), (&Value::from(1), &Value::Bool(true)));
+    let mark: Value = serde_json::from_str(lines.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (&mark["stopped"], &mark["done"], &mark["jobs"]),
+        (&Value::from("interrupted"), &Value::from(0), &Value::from(2))
+    );
     let merged = tessera(&["hextris", "eval", "--merge", jsonl.to_str().unwrap(), "--json"]);
     assert_eq!(merged.status.code(), Some(3), "{}", stderr(&merged));
     let v: Value = serde_json::from_slice(&merged.stdout).unwrap();
