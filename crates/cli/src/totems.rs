@@ -202,18 +202,23 @@ pub fn run(cmd: TotemsCommand) -> Result<ExitCode> {
             tessera_totems::net::serve(&args.addr, args.games, seed, &mut |line| eprintln!("{line}"))?;
             Ok(ExitCode::SUCCESS)
         }
-        TotemsCommand::Play(args) => {
-            let token = std::env::var("TOKEN").unwrap_or_default();
-            let budget = Duration::from_millis(args.budget_ms);
-            let end =
-                tessera_totems::net::play(&args.server, &token, budget, args.threads.get(), &mut |l| eprintln!("{l}"))?;
-            match end {
-                Some(v) => emit(&format!("{v}\n"))?,
-                None => eprintln!("the server closed the connection"),
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        TotemsCommand::Play(args) => play(&args),
     }
+}
+
+/// `tessera totems play`: the bot's answers on stderr as it sends them, its count of the game
+/// on stdout once the server ends it.
+fn play(args: &PlayArgs) -> Result<ExitCode> {
+    let token = std::env::var("TOKEN").unwrap_or_default();
+    let budget = Duration::from_millis(args.budget_ms);
+    let played =
+        tessera_totems::net::play(&args.server, &token, budget, args.threads.get(), &mut |l| eprintln!("{l}"))?;
+    emit(&format!(
+        "the server ended the game after {} levels: score {} by the bot's count\n",
+        played.answered.len(),
+        played.score()
+    ))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Reads the bag argument: a file, stdin, or the letters themselves.

@@ -3,9 +3,10 @@
 //! Text messages of JSON. The client registers once (`{"type": "REGISTER", "token": ...}`); the
 //! server sends a question per level (`{"tick": N, "payload": {"totems": [...]}}`); the client
 //! answers each with `{"type": "COMMAND", "tick": N, "actions": {"totems": [...]}}` within the
-//! level's second. A message with `"type": "ERROR"` ends the game. This server ends a game with
-//! `{"type": "END", "score": S, "levels": [...]}` and closes the connection; unknown fields and
-//! messages are tolerated both ways.
+//! level's second. A message with `"type": "ERROR"` ends the game. After the last level the
+//! server closes the connection (a WebSocket close, code 1000, no reason), as the contest's
+//! server did: its clients treat every message but an error as a question, and end the game when
+//! the connection closes. Unknown fields are tolerated both ways.
 
 use std::net::{TcpListener, TcpStream};
 use std::time::{Duration, Instant};
@@ -14,6 +15,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tessera_core::rng::{Rng64, derive_seed};
 use tessera_core::runtime::Budget;
+use tungstenite::protocol::CloseFrame;
+use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::{Message, WebSocket};
 
 use crate::answer::{Actions, Answer};
@@ -117,9 +120,32 @@ pub fn serve_game(stream: TcpStream, seed: u64) -> Result<(f64, Vec<Judged>), Ne
         levels.push(Judged { level, pieces: bag.len(), score, note });
     }
     let total: f64 = levels.iter().map(|l| l.score).sum();
-    send(&mut ws, &json!({"type": "END", "score": total, "levels": levels}))?;
-    let _ = ws.close(None);
+    close(&mut ws);
     Ok((total, levels))
+}
+
+/// How long the server waits for the client's side of the closing handshake.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// Ends a game: a close frame with no reason (a client of the contest reads a close's reason as
+/// a message: it must be empty), then the client's reply, for at most [`CLOSE_WAIT`].
+fn close(ws: &mut WebSocket<TcpStream>) {
+    let frame = CloseFrame { code: CloseCode::Normal, reason: "".into() };
+    if ws.close(Some(frame)).is_err() {
+        return;
+    }
+    let deadline = Instant::now() + CLOSE_WAIT;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || ws.get_ref().set_read_timeout(Some(left)).is_err() {
+            return;
+        }
+        // Late answers are dropped; the client's close (or a timeout, or a dropped connection)
+        // ends the game.
+        if ws.read().is_err() {
+            return;
+        }
+    }
 }
 
 /// Waits for the answer to `tick` until the level's second is up, and scores it. A malformed or
@@ -147,52 +173,99 @@ fn judge(ws: &mut WebSocket<TcpStream>, bag: &Bag, tick: i64) -> Result<(f64, Op
     }
 }
 
+/// One level as the bot answered it, scored by the bot (the server has the final word: a late
+/// answer scores nothing there).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Answered {
+    /// The question's tick.
+    pub tick: i64,
+    /// Pieces.
+    pub pieces: u64,
+    /// The answer's box.
+    pub dims: (u32, u32),
+    /// The answer's score, as the validator counts it (0 if invalid, which must never happen).
+    pub score: f64,
+    /// Seconds from the question to the answer sent.
+    pub seconds: f64,
+}
+
+/// What the bot knows when the server ends the game: every answer it sent.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Played {
+    /// The answers, in order.
+    pub answered: Vec<Answered>,
+}
+
+impl Played {
+    /// The answers' total score, as the bot counts it.
+    pub fn score(&self) -> f64 {
+        self.answered.iter().map(|a| a.score).sum()
+    }
+}
+
 /// Plays against a server: registers with `token`, answers every question with the hybrid
-/// within `budget` (a margin under the second), and returns the final message (`END`), if any.
+/// within `budget` (a margin under the second), and returns what it answered once the server
+/// closes the connection. An `ERROR` from the server is an error.
 pub fn play(
     url: &str,
     token: &str,
     budget: Duration,
     threads: usize,
     log: &mut dyn FnMut(&str),
-) -> Result<Option<Value>, NetError> {
+) -> Result<Played, NetError> {
     let (mut ws, _) = tungstenite::connect(url).map_err(|e| NetError::Io(format!("cannot connect to {url}: {e}")))?;
     send(&mut ws, &json!({"type": "REGISTER", "token": token}))?;
+    let mut played = Played::default();
     loop {
         let msg = match ws.read() {
             Ok(Message::Text(t)) => t,
-            Ok(Message::Close(_)) | Err(tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed) => {
-                return Ok(None);
+            Ok(Message::Close(_)) => {
+                // Sends the reply to the server's close; the game is over either way.
+                let _ = ws.flush();
+                return Ok(played);
             }
+            Err(tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed) => return Ok(played),
             Ok(_) => continue,
             Err(e) => return Err(e.into()),
         };
         let value: Value = serde_json::from_str(&msg).map_err(|e| NetError::Protocol(format!("not JSON: {e}")))?;
-        match value.get("type").and_then(Value::as_str) {
-            Some("ERROR") => return Err(NetError::Server(value.to_string())),
-            Some("END") => {
-                let _ = ws.close(None);
-                return Ok(Some(value));
-            }
-            _ if value.get("payload").is_some() => {
-                let (tick, bag) =
-                    Bag::from_question(PieceSet::Tetrominoes, &msg).map_err(|e| NetError::Protocol(e.to_string()))?;
-                let start = Instant::now();
-                let b = Budget::unlimited().with_time(budget);
-                let solved = solve(&bag, Solver::Hybrid, &Ctx { threads, seed: tick as u64, budget: &b });
-                let actions = solved.answer.actions(bag.set);
-                send(&mut ws, &json!({"type": "COMMAND", "tick": tick, "actions": actions}))?;
-                let (w, h) = solved.answer.bbox();
-                log(&format!(
-                    "tick {tick}: {} pieces in {w}x{h}, score {}, {:.0} ms",
-                    bag.len(),
-                    solved.score,
-                    start.elapsed().as_secs_f64() * 1000.0
-                ));
-            }
-            _ => log(&format!("ignored: {msg}")),
+        if value.get("type").and_then(Value::as_str) == Some("ERROR") {
+            return Err(NetError::Server(value.to_string()));
         }
+        if value.get("payload").is_none() {
+            log(&format!("ignored: {msg}"));
+            continue;
+        }
+        let answered = answer(&mut ws, &msg, budget, threads)?;
+        log(&format!(
+            "tick {}: {} pieces in {}x{}, score {}, {:.0} ms",
+            answered.tick,
+            answered.pieces,
+            answered.dims.0,
+            answered.dims.1,
+            answered.score,
+            answered.seconds * 1000.0
+        ));
+        played.answered.push(answered);
     }
+}
+
+/// Answers one question with the hybrid within `budget`.
+fn answer<S: std::io::Read + std::io::Write>(
+    ws: &mut WebSocket<S>,
+    question: &str,
+    budget: Duration,
+    threads: usize,
+) -> Result<Answered, NetError> {
+    let start = Instant::now();
+    let (tick, bag) =
+        Bag::from_question(PieceSet::Tetrominoes, question).map_err(|e| NetError::Protocol(e.to_string()))?;
+    let b = Budget::unlimited().with_time(budget);
+    let solved = solve(&bag, Solver::Hybrid, &Ctx { threads, seed: tick as u64, budget: &b });
+    send(ws, &json!({"type": "COMMAND", "tick": tick, "actions": solved.answer.actions(bag.set)}))?;
+    let score = validate(&bag, &solved.answer).map_or(0.0, |c| c.score);
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(Answered { tick, pieces: bag.len(), dims: solved.answer.bbox(), score, seconds })
 }
 
 fn send<S: std::io::Read + std::io::Write>(ws: &mut WebSocket<S>, v: &Value) -> Result<(), NetError> {

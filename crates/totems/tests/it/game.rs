@@ -6,7 +6,7 @@ use std::time::Duration;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::Budget;
 use tessera_totems::net::{play, serve_game};
-use tessera_totems::solve::hybrid::solve;
+use tessera_totems::solve::hybrid::{self, solve};
 use tessera_totems::solve::{Ctx, Solver};
 use tessera_totems::validate::validate;
 use tessera_totems::{Bag, PieceSet};
@@ -19,14 +19,73 @@ fn the_bot_plays_a_game_against_the_server() {
         let (stream, _) = listener.accept().unwrap();
         serve_game(stream, 7)
     });
-    let end = play(&format!("ws://{addr}"), "token", Duration::from_millis(700), 2, &mut |_| {}).unwrap();
+    let played = play(&format!("ws://{addr}"), "token", Duration::from_millis(700), 2, &mut |_| {}).unwrap();
     let (total, levels) = server.join().unwrap().unwrap();
-    let end = end.expect("the server's END message");
-    assert_eq!(end["score"].as_f64(), Some(total));
     assert_eq!(levels.len(), 10);
     // Level 1 is a lone I (1.5), and every level scored: nothing late, nothing refused.
     assert_eq!(levels[0].score, 1.5);
     assert!(levels.iter().all(|l| l.score > 0.0 && l.note.is_none()), "{levels:?}");
+    // The bot counts what the server counted.
+    let ticks: Vec<i64> = played.answered.iter().map(|a| a.tick).collect();
+    assert_eq!(ticks, (1..=10).collect::<Vec<i64>>());
+    assert_eq!(played.score(), total);
+}
+
+/// A question as the contest's clients read it: `tick` and `payload` are required (a message
+/// without them made a public client panic with "missing field `tick`").
+#[derive(serde::Deserialize)]
+struct ContestQuestion {
+    tick: i64,
+    payload: ContestPayload,
+}
+
+#[derive(serde::Deserialize)]
+struct ContestPayload {
+    totems: Vec<ContestShape>,
+}
+
+#[derive(serde::Deserialize)]
+struct ContestShape {
+    shape: String,
+}
+
+#[test]
+fn a_client_written_like_the_contests_finishes_cleanly() {
+    use tungstenite::Message;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        serve_game(stream, 5)
+    });
+    let (mut ws, _) = tungstenite::connect(format!("ws://{addr}")).unwrap();
+    ws.send(Message::text(r#"{"type": "REGISTER", "token": "t"}"#)).unwrap();
+    let mut answered = 0;
+    // As the contest's clients do: every message but an error is a question; a close ends it.
+    loop {
+        let text = match ws.read().expect("the server ends the game with a close, not a dropped connection") {
+            Message::Text(t) => t,
+            Message::Close(frame) => {
+                // One client reads the close's reason as a message: it must be empty.
+                assert!(frame.is_none_or(|f| f.reason.is_empty()), "a close with a reason");
+                break;
+            }
+            _ => continue,
+        };
+        let message: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_ne!(message["type"], "ERROR", "{message}");
+        let question: ContestQuestion =
+            serde_json::from_value(message).expect("every message but an error is a question");
+        let letters: String = question.payload.totems.iter().map(|t| t.shape.as_str()).collect();
+        let bag = Bag::from_letters(PieceSet::Tetrominoes, &letters).unwrap();
+        let actions = hybrid::fallback(&bag).actions(bag.set);
+        let command = serde_json::json!({"type": "COMMAND", "tick": question.tick, "actions": actions});
+        ws.send(Message::text(command.to_string())).unwrap();
+        answered += 1;
+    }
+    let (_, levels) = server.join().unwrap().expect("the game ends cleanly on the server's side too");
+    assert_eq!((answered, levels.len()), (10, 10));
+    assert!(levels.iter().all(|l| l.note.is_none()), "{levels:?}");
 }
 
 #[test]
