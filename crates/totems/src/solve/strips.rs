@@ -10,7 +10,8 @@
 //! both again. Workers race with different deals.
 //!
 //! The box's short side is split into strips of 4 (the last one 5 to 7 high to make up the
-//! rest); strips run along the long side.
+//! rest); strips run along the long side, cut into blocks of at most about 48 cells (a 129 x 129
+//! box: 32 strips of 3 blocks, 44, 44 and 41 long, and a row of straight pieces).
 
 use std::time::{Duration, Instant};
 
@@ -37,23 +38,32 @@ pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
     }
 }
 
-/// How the box is cut: strip heights, pieces and holes per strip.
+/// How the box is cut: the strips' blocks, stacked from the bottom, and pieces and holes per
+/// block. A strip longer than [`MAX_BLOCK`] is cut into blocks of about the same length (a
+/// multiple of the piece size, but the last), each tiled on its own: the exact search's time per
+/// piece grows quickly with the strip's length (about 0.03 ms per piece up to 48 cells long,
+/// 0.4 ms at 129).
 #[derive(Clone, Debug)]
 struct Layout {
-    long: u32,
+    /// Per block: its bottom-left corner, width and height.
+    corners: Vec<(i32, i32)>,
+    widths: Vec<u32>,
     heights: Vec<u32>,
     pieces: Vec<u32>,
     holes: Vec<u32>,
 }
 
+/// The longest block a strip is tiled in.
+const MAX_BLOCK: u32 = 48;
+
 impl Layout {
     /// Strips of 4 along the long side, stacked from the bottom; what is left of the short side
     /// (1 to 3 rows) becomes rows of straight pieces (I) at the bottom if the bag has enough of
     /// them, else part of the first strip (up to 7 high, which the exact search finds much
-    /// harder). The spare room goes to the first strip that is not a row, then to the next, and
-    /// so on: most strips are perfect rectangles, and the spare cells lie at the bottom left,
-    /// where they cannot shrink the bounding box. `None` if the box is too narrow for strips or
-    /// too small.
+    /// harder). Strips are cut into blocks (rows stay whole). The spare room goes to the first
+    /// block that is not a row, then to the next, and so on: most blocks are perfect rectangles,
+    /// and the spare cells lie at the bottom left, where they cannot shrink the bounding box.
+    /// `None` if the box is too narrow for strips or too small.
     fn new(bag: &Bag, long: u32, short: u32) -> Option<Layout> {
         if short < 8 {
             return None;
@@ -61,25 +71,49 @@ impl Layout {
         let size = bag.set.piece_size() as u32;
         let rest = short % 4;
         let straights = bag.set.index('I').map_or(0, |i| bag.counts[i]);
-        let mut heights = Vec::new();
+        let mut strips = Vec::new();
         if rest * (long / size) <= straights {
-            heights.extend(std::iter::repeat_n(1, rest as usize));
-            heights.extend(std::iter::repeat_n(4, (short / 4) as usize));
+            strips.extend(std::iter::repeat_n(1, rest as usize));
+            strips.extend(std::iter::repeat_n(4, (short / 4) as usize));
         } else {
-            heights.push(4 + rest);
-            heights.extend(std::iter::repeat_n(4, (short / 4 - 1) as usize));
+            strips.push(4 + rest);
+            strips.extend(std::iter::repeat_n(4, (short / 4 - 1) as usize));
         }
-        let mut pieces: Vec<u32> = heights.iter().map(|&h| h * long / size).collect();
-        let capacity: u64 = pieces.iter().map(|&n| u64::from(n)).sum();
+        let mut layout = Layout {
+            corners: Vec::new(),
+            widths: Vec::new(),
+            heights: Vec::new(),
+            pieces: Vec::new(),
+            holes: Vec::new(),
+        };
+        let mut y = 0;
+        for h in strips {
+            let blocks = if h == 1 { vec![long] } else { block_widths(long, size) };
+            let mut x = 0;
+            for w in blocks {
+                layout.corners.push((x, y));
+                layout.widths.push(w);
+                layout.heights.push(h);
+                layout.pieces.push(h * w / size);
+                x += w as i32;
+            }
+            y += h as i32;
+        }
+        let capacity: u64 = layout.pieces.iter().map(|&n| u64::from(n)).sum();
         let mut excess = capacity.checked_sub(bag.len())?;
-        let rows = heights.iter().take_while(|&&h| h == 1).count();
-        for s in (rows..pieces.len()).chain(0..rows) {
-            let take = excess.min(u64::from(pieces[s]));
-            pieces[s] -= take as u32;
+        let rows = layout.heights.iter().take_while(|&&h| h == 1).count();
+        for s in (rows..layout.pieces.len()).chain(0..rows) {
+            let take = excess.min(u64::from(layout.pieces[s]));
+            layout.pieces[s] -= take as u32;
             excess -= take;
         }
-        let holes = heights.iter().zip(&pieces).map(|(&h, &n)| h * long - size * n).collect();
-        Some(Layout { long, heights, pieces, holes })
+        layout.holes = (0..layout.pieces.len()).map(|s| layout.area(s) - size * layout.pieces[s]).collect();
+        Some(layout)
+    }
+
+    /// Cells of block `s`.
+    fn area(&self, s: usize) -> u32 {
+        self.widths[s] * self.heights[s]
     }
 
     /// One worker's attempt: deal, tile strip by strip, swap pieces around failing strips.
@@ -108,7 +142,7 @@ impl Layout {
             let strip_budget = budget.within(slice(budget, slowest));
             let ctx = Ctx { threads: 1, seed: rng.next_u64(), budget: &strip_budget };
             // Spare cells at the strip's end if that can work, else anywhere (as holes).
-            let region = self.region(i, &sub).unwrap_or_else(|| exact::rectangle((self.long, self.heights[i])));
+            let region = self.region(i, &sub).unwrap_or_else(|| exact::rectangle((self.widths[i], self.heights[i])));
             let start = Instant::now();
             match exact::pack_region(&sub, &region, &ctx) {
                 Verdict::Feasible(a) => {
@@ -226,7 +260,7 @@ impl Layout {
     /// column fewer and cells of the next two, chosen so that the region passes the colouring
     /// tests, if any choice does.
     fn region(&self, i: usize, sub: &Bag) -> Option<Vec<(i32, i32)>> {
-        let (long, h, holes) = (self.long as i32, self.heights[i] as i32, self.holes[i] as i32);
+        let (long, h, holes) = (self.widths[i] as i32, self.heights[i] as i32, self.holes[i] as i32);
         let rect: Vec<(i32, i32)> = (0..long).flat_map(|x| (0..h).map(move |y| (x, y))).collect();
         let rect_imbalance = imbalances(&rect);
         let sums = ColourSums::new(sub);
@@ -237,18 +271,27 @@ impl Layout {
         Some(rect.into_iter().filter(|c| !removed.contains(c)).collect())
     }
 
-    /// Stacks the strips' packings: strip `i` above strips `0..i`.
+    /// Puts the blocks' packings together, each at its corner.
     fn assemble(&self, tiled: &[Option<Answer>]) -> Answer {
         let mut placed = Vec::new();
-        let mut base = 0;
-        for (strip, &h) in tiled.iter().zip(&self.heights) {
-            for p in strip.iter().flat_map(|a| &a.placed) {
-                placed.push(Placed { kind: p.kind, cells: p.cells.iter().map(|&(x, y)| (x, y + base)).collect() });
+        for (block, &(x0, y0)) in tiled.iter().zip(&self.corners) {
+            for p in block.iter().flat_map(|a| &a.placed) {
+                placed.push(Placed { kind: p.kind, cells: p.cells.iter().map(|&(x, y)| (x + x0, y + y0)).collect() });
             }
-            base += h as i32;
         }
         Answer { placed }
     }
+}
+
+/// The lengths of the blocks a strip `long` cells long is cut into: as few as keep them about
+/// [`MAX_BLOCK`] long at most, as equal as can be, all but the last a multiple of `size` (so
+/// that the pieces fill them).
+fn block_widths(long: u32, size: u32) -> Vec<u32> {
+    let count = long.div_ceil(MAX_BLOCK);
+    let each = ((long + count * size / 2) / (count * size)).max(1) * size;
+    let mut widths = vec![each; count as usize - 1];
+    widths.push(long - each * (count - 1));
+    widths
 }
 
 /// The ways to take `holes` cells from the near end of a strip `h` high: whole columns, then a
@@ -310,6 +353,22 @@ mod tests {
         let few_i = Bag::from_letters(PieceSet::Tetrominoes, &"O".repeat(512)).unwrap();
         assert_eq!(Layout::new(&few_i, 46, 46).unwrap().heights, [vec![6], vec![4; 10]].concat());
         assert!(Layout::new(&bag, 46, 7).is_none());
+    }
+
+    #[test]
+    fn long_strips_are_cut_into_blocks() {
+        assert_eq!(block_widths(46, 4), vec![46]);
+        assert_eq!(block_widths(129, 4), vec![44, 44, 41]);
+        assert_eq!(block_widths(91, 4), vec![44, 47]);
+        assert_eq!(block_widths(64, 5), vec![30, 34]);
+        // 4096 pieces in 129 x 129: a row of I at the bottom, 32 strips of three blocks; the
+        // 257 spare cells empty the first block of the first strip and half the next.
+        let bag = Bag::random(PieceSet::Tetrominoes, 4096, &mut Rng64::seed(1));
+        let l = Layout::new(&bag, 129, 129).unwrap();
+        assert_eq!(l.heights.len(), 1 + 32 * 3);
+        assert_eq!((l.corners[1], l.corners[2], l.corners[3], l.corners[4]), ((0, 1), (44, 1), (88, 1), (0, 5)));
+        assert_eq!((l.holes[0], l.pieces[1], l.holes[1], l.holes[2], l.holes[3]), (1, 0, 176, 80, 0));
+        assert_eq!(l.pieces.iter().map(|&n| u64::from(n)).sum::<u64>(), 4096);
     }
 
     #[test]
