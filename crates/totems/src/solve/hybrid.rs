@@ -9,17 +9,17 @@
 //!   strips (the spare cells at the box's far end) racing each other on two or more threads (on
 //!   one, the greedy first), then (up to 32 x 32) exact.
 //!
-//! The best box gets most of the time; if it is proven impossible or times out, the next boxes,
-//! which have room to spare, usually take milliseconds. A packing of every piece in its own slot
-//! is the answer of last resort, so there is always an answer.
+//! It starts from the [`wells`] packing, near-square and found in a millisecond or two, and tries
+//! only the boxes that score better. The best box gets most of the time; if it is proven
+//! impossible or times out, the next boxes, which have room to spare, usually take milliseconds.
 
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tessera_core::runtime::{Verdict, portfolio};
 
-use super::{BoxVerdict, Ctx, Solver, colours, exact, greedy, pack, strips, undecided};
-use crate::answer::{Answer, Dims, Placed, candidate_boxes};
+use super::{BoxVerdict, Ctx, Solver, colours, exact, greedy, pack, strips, undecided, wells};
+use crate::answer::{Answer, Dims, candidate_boxes};
 use crate::bag::Bag;
 
 /// What happened to one box.
@@ -166,21 +166,10 @@ fn race(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
 /// Largest box the hybrid hands to the exact search as a whole (32 x 32).
 const EXACT_MAX_AREA: u64 = 1024;
 
-/// Every piece in its own slot, the slots in a near-square grid: always valid, never good.
+/// The answer the hybrid starts from: the bag in wells (see [`wells`]), near-square, always
+/// valid, in a millisecond or two.
 pub fn fallback(bag: &Bag) -> Answer {
-    let kinds = bag.kinds();
-    let slot = kinds.iter().flat_map(|k| &k.cells).map(|c| c.0.max(c.1)).max().unwrap_or(0) + 1;
-    let n = bag.len();
-    let cols = (n as f64).sqrt().ceil().max(1.0) as i32;
-    let mut placed = Vec::with_capacity(n as usize);
-    for (kind, &count) in bag.counts.iter().enumerate() {
-        for _ in 0..count {
-            let i = placed.len() as i32;
-            let (ox, oy) = (slot * (i % cols), slot * (i / cols));
-            placed.push(Placed { kind, cells: kinds[kind].cells.iter().map(|&(x, y)| (x + ox, y + oy)).collect() });
-        }
-    }
-    Answer { placed }
+    wells::pack(bag)
 }
 
 #[cfg(test)]
@@ -196,6 +185,19 @@ mod tests {
         let bag = Bag::random(PieceSet::Tetrominoes, 37, &mut Rng64::seed(2));
         let a = fallback(&bag);
         assert!(validate(&bag, &a).is_ok());
+    }
+
+    #[test]
+    fn the_biggest_bags_get_a_near_square_answer_on_a_short_budget() {
+        // 4096 pieces (the most a bag holds) and a tenth of a second: at worst the wells' packing,
+        // a side within a few percent of the best box's 128.
+        let bag = Bag::random(PieceSet::Tetrominoes, crate::bag::MAX_PIECES, &mut Rng64::seed(8));
+        let budget = Budget::unlimited().with_time(Duration::from_millis(100));
+        let s = solve(&bag, Solver::Hybrid, &Ctx { threads: 2, seed: 1, budget: &budget });
+        let checked = validate(&bag, &s.answer).unwrap();
+        assert_eq!(checked.score, s.score);
+        assert!(checked.width.max(checked.height) <= 134, "{}x{}", checked.width, checked.height);
+        assert!(checked.width.abs_diff(checked.height) <= 4, "{}x{}", checked.width, checked.height);
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //!   tie-breaks, restarted until it fits.
 //! * [`rects`]: an inventory of small rectangles that a few pieces tile, a choice of rectangles
 //!   whose pieces add up to the bag, and a Monte-Carlo tree search packing them into the box.
+//! * [`wells`]: no box given: the pieces dropped into narrow columns, a near-square packing of
+//!   any bag in a millisecond or two, where the hybrid starts.
 
 pub mod colours;
 pub mod exact;
@@ -16,6 +18,7 @@ pub mod greedy;
 pub mod hybrid;
 pub mod rects;
 pub mod strips;
+pub mod wells;
 
 use tessera_core::runtime::{Budget, Stop, StopReason, Verdict};
 
