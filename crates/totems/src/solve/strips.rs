@@ -213,7 +213,11 @@ impl Layout {
         let kinds = bag.counts.len();
         'repair: while let Some(a) = failing.iter().position(|&f| f) {
             let before = failing.iter().filter(|&&f| f).count();
-            for b in (0..k).filter(|&b| b != a && !self.is_row(b)) {
+            // Failing partners first: one swap often mends both (an odd T each), and each check
+            // costs a colouring test of both blocks.
+            let mut partners: Vec<usize> = (0..k).filter(|&b| b != a && !self.is_row(b)).collect();
+            partners.sort_by_key(|&b| !failing[b]);
+            for b in partners {
                 for (u, v) in (0..kinds).flat_map(|u| (0..kinds).map(move |v| (u, v))) {
                     if u == v || deal[a][u] == 0 || deal[b][v] == 0 {
                         continue;
