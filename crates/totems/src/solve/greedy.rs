@@ -26,14 +26,11 @@ pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
     if u64::from(w) * u64::from(h) < bag.cells() {
         return Verdict::Infeasible;
     }
-    // Work in a grid at most 128 wide, turning the box if it is the wider way.
-    let (gw, gh, turn) = if w <= MAX_WIDTH {
-        (w, h, false)
-    } else if h <= MAX_WIDTH {
-        (h, w, true)
-    } else {
+    if !takes(dims) {
         return undecided(ctx.budget);
-    };
+    }
+    // Work in a grid at most 128 wide, turning the box if it is the wider way.
+    let (gw, gh, turn) = if w <= MAX_WIDTH { (w, h, false) } else { (h, w, true) };
     let shapes = Shapes::new(bag);
     let found = portfolio(ctx.threads, ctx.budget, |k, b| {
         let mut rng = Rng64::seed(derive_seed(ctx.seed, k as u64));
@@ -50,6 +47,11 @@ pub fn pack(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
         Some(a) => Verdict::Feasible(a),
         None => undecided(ctx.budget),
     }
+}
+
+/// Whether the greedy takes a box: one of its sides at most 128.
+pub fn takes((w, h): Dims) -> bool {
+    w.min(h) <= MAX_WIDTH
 }
 
 /// One rotation of a kind, ready to drop.

@@ -129,16 +129,18 @@ pub fn pack_box(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
     let with = |solver: fn(&Bag, Dims, &Ctx<'_>) -> BoxVerdict, share: f64| {
         solver(bag, dims, &Ctx { budget: &ctx.budget.within(time(share)), ..ctx.clone() })
     };
+    // The heuristics leave time for the exact search only where it follows them.
+    let share = if area <= EXACT_MAX_AREA { 0.6 } else { 1.0 };
     let packed = if spare == 0 {
-        with(strips::pack, 0.6)
+        with(strips::pack, share)
     } else if ctx.threads >= 2 {
         // Greedy and strips race, half the threads each: the greedy wins when there is room to
         // spare, strips when the box is tight.
-        with(race, 0.6)
+        with(race, share)
     } else {
         match with(greedy::pack, 0.3) {
             r @ Verdict::Feasible(_) => r,
-            _ => with(strips::pack, 0.6),
+            _ => with(strips::pack, share),
         }
     };
     if let r @ Verdict::Feasible(_) = packed {
@@ -150,7 +152,11 @@ pub fn pack_box(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
 }
 
 /// Greedy and strips on the same box at once, each with half the threads; the first packing wins.
+/// Boxes too big for the greedy get strips alone, on every thread.
 fn race(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
+    if !greedy::takes(dims) {
+        return strips::pack(bag, dims, ctx);
+    }
     let half = [ctx.threads.div_ceil(2), ctx.threads / 2];
     let found = portfolio(2, ctx.budget, |k, b| {
         let ctx = Ctx { threads: half[k], budget: b, ..ctx.clone() };
