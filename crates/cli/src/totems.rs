@@ -210,6 +210,9 @@ pub fn run(cmd: TotemsCommand) -> Result<ExitCode> {
 /// on stdout once the server ends it.
 fn play(args: &PlayArgs) -> Result<ExitCode> {
     let token = std::env::var("TOKEN").unwrap_or_default();
+    if token.is_empty() {
+        eprintln!("warning: no access token (the TOKEN variable is unset or empty): the server may refuse the game");
+    }
     let budget = Duration::from_millis(args.budget_ms);
     let played =
         tessera_totems::net::play(&args.server, &token, budget, args.threads.get(), &mut |l| eprintln!("{l}"))?;

@@ -95,33 +95,70 @@ fn json_outputs_read_back_as_the_games_types() {
 
 #[test]
 fn serve_and_play_over_loopback() {
+    let (mut server, addr, lines) = serve(&["--games", "2"]);
+    let log = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>().join("\n"));
+    let play = |token: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tessera"));
+        cmd.args(["totems", "play", "--server", &format!("ws://{addr}"), "--budget-ms", "600"]);
+        match token {
+            Some(t) => cmd.env("TOKEN", t),
+            None => cmd.env_remove("TOKEN"),
+        };
+        cmd.output().unwrap()
+    };
+    // Without a token the bot warns, once, and plays on; with one it says nothing of it.
+    for token in [None, Some("secret")] {
+        let out = play(token);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let warnings = stderr(&out).lines().filter(|l| l.starts_with("warning:")).count();
+        assert_eq!(warnings, usize::from(token.is_none()), "{}", stderr(&out));
+        // The server closes the game after the last level; the bot says what it made of it.
+        let said = stdout(&out);
+        let score = said.strip_prefix("the server ended the game after 10 levels: score ");
+        let score = score.and_then(|s| s.strip_suffix(" by the bot's count\n")).and_then(|s| s.parse::<f64>().ok());
+        assert!(score.is_some_and(|s| s > 5000.0), "{said}");
+    }
+    assert!(server.wait().success());
+    let log = log.join().unwrap();
+    assert!(log.contains("game 0:") && log.contains("game 1:"), "{log}");
+}
+
+/// Starts `tessera totems serve` on a free port with more options; returns it once it listens,
+/// its address, and the rest of its log.
+fn serve(options: &[&str]) -> (KillOnDrop, String, std::io::Lines<std::io::BufReader<std::process::ChildStderr>>) {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr = format!("127.0.0.1:{port}");
     let server = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["totems", "serve", "--addr", &addr, "--games", "1", "--seed", "3"])
+        .args(["totems", "serve", "--addr", &addr, "--seed", "3"])
+        .args(options)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // The server says when it listens; a probe connection would use up its one game.
+    // The server says when it listens; a probe connection would use up a game.
     let mut server = KillOnDrop(server);
     let mut lines = std::io::BufReader::new(server.0.stderr.take().unwrap()).lines();
     let head: Vec<String> =
         lines.by_ref().map_while(Result::ok).take_while(|l| !l.starts_with("listening on ws://")).collect();
     assert!(head.iter().all(|l| l.starts_with("seed:")), "{head:?}");
-    let log = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>().join("\n"));
-    let out = tessera(&["totems", "play", "--server", &format!("ws://{addr}"), "--budget-ms", "600"]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    // The server closes the game after the last level; the bot says what it made of it.
-    let said = stdout(&out);
-    let score = said.strip_prefix("the server ended the game after 10 levels: score ");
-    let score = score.and_then(|s| s.strip_suffix(" by the bot's count\n")).and_then(|s| s.parse::<f64>().ok());
-    assert!(score.is_some_and(|s| s > 5000.0), "{said}");
-    assert!(server.0.wait().unwrap().success());
-    assert!(log.join().unwrap().contains("game 0:"));
+    (server, addr, lines)
 }
 
-/// Kills the server if the test fails before it exits on its own.
+/// Kills a child if the test fails before it exits on its own.
 struct KillOnDrop(std::process::Child);
+
+impl KillOnDrop {
+    /// Waits for the child to exit: a minute at most, else the test fails (and the child is
+    /// killed) rather than hang.
+    fn wait(&mut self) -> std::process::ExitStatus {
+        for _ in 0..6000 {
+            if let Some(status) = self.0.try_wait().unwrap() {
+                return status;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("the process did not exit within a minute");
+    }
+}
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {
