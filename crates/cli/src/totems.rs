@@ -18,7 +18,9 @@ use tessera_totems::solve::{Ctx, Solver};
 use tessera_totems::validate::validate;
 use tessera_totems::{Bag, PieceSet};
 
-use crate::common::{Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json_sorted, write_file};
+use crate::common::{
+    Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json_sorted, quit_on_interrupt, write_file,
+};
 
 /// `tessera totems`.
 #[derive(Debug, Subcommand)]
@@ -199,7 +201,8 @@ pub fn run(cmd: TotemsCommand) -> Result<ExitCode> {
         TotemsCommand::Round(args) => round(&args),
         TotemsCommand::Serve(args) => {
             let seed = args.seed.get();
-            tessera_totems::net::serve(&args.addr, args.games, seed, &mut |line| eprintln!("{line}"))?;
+            // It waits for clients and their answers: Ctrl-C ends it at once.
+            quit_on_interrupt(|| tessera_totems::net::serve(&args.addr, args.games, seed, &mut |l| eprintln!("{l}")))?;
             Ok(ExitCode::SUCCESS)
         }
         TotemsCommand::Play(args) => play(&args),
@@ -214,8 +217,10 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
         eprintln!("warning: no access token (the TOKEN variable is unset or empty): the server may refuse the game");
     }
     let budget = Duration::from_millis(args.budget_ms);
-    let played =
-        tessera_totems::net::play(&args.server, &token, budget, args.threads.get(), &mut |l| eprintln!("{l}"))?;
+    // The server paces the game: Ctrl-C ends it at once, a game cut short has nothing to report.
+    let played = quit_on_interrupt(|| {
+        tessera_totems::net::play(&args.server, &token, budget, args.threads.get(), &mut |l| eprintln!("{l}"))
+    })?;
     emit(&format!(
         "the server ended the game after {} levels: score {} by the bot's count\n",
         played.answered.len(),

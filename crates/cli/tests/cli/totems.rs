@@ -123,6 +123,26 @@ fn serve_and_play_over_loopback() {
     assert!(log.contains("game 0:") && log.contains("game 1:"), "{log}");
 }
 
+#[test]
+fn serve_and_play_quit_on_the_first_ctrl_c() {
+    let (mut server, _, _log) = serve(&[]);
+    interrupt(&server.0);
+    assert_eq!(server.wait().code(), Some(130));
+    // A server that never answers: the bot waits for the handshake until the Ctrl-C.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["totems", "play", "--server", &format!("ws://{}", silent.local_addr().unwrap())])
+        .env_remove("TOKEN")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(bot.stderr.take().unwrap()).lines();
+    assert!(lines.next().unwrap().unwrap().starts_with("warning: no access token"));
+    let mut bot = KillOnDrop(bot);
+    interrupt(&bot.0);
+    assert_eq!(bot.wait().code(), Some(130));
+}
+
 /// Starts `tessera totems serve` on a free port with more options; returns it once it listens,
 /// its address, and the rest of its log.
 fn serve(options: &[&str]) -> (KillOnDrop, String, std::io::Lines<std::io::BufReader<std::process::ChildStderr>>) {
@@ -141,6 +161,27 @@ fn serve(options: &[&str]) -> (KillOnDrop, String, std::io::Lines<std::io::BufRe
         lines.by_ref().map_while(Result::ok).take_while(|l| !l.starts_with("listening on ws://")).collect();
     assert!(head.iter().all(|l| l.starts_with("seed:")), "{head:?}");
     (server, addr, lines)
+}
+
+/// Sends SIGINT to a child, as a Ctrl-C in its terminal would, once it catches the signal (its
+/// handler is set: before that, SIGINT would kill it outright).
+fn interrupt(child: &std::process::Child) {
+    let status = format!("/proc/{}/status", child.id());
+    let catches_sigint = || {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:"));
+        mask.and_then(|m| u64::from_str_radix(m.trim(), 16).ok()).is_some_and(|m| m & 2 != 0)
+    };
+    // The handler is set as the process starts: a minute is plenty.
+    for tries in 0.. {
+        if catches_sigint() {
+            break;
+        }
+        assert!(tries < 6000, "the process never set its Ctrl-C handler");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
 }
 
 /// Kills a child if the test fails before it exits on its own.
