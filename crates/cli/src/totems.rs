@@ -10,6 +10,7 @@ use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Budget;
 use tessera_core::svg::pieces_svg;
+use tessera_totems::bag::MAX_PIECES;
 use tessera_totems::eval::{Bags, EvalConfig, EvalSummary, JobResult, run_job, summarise};
 use tessera_totems::format::{RoundReport, SolveReport};
 use tessera_totems::game::{LEVELS, PERFECT_ROUND, RoundConfig, play_round};
@@ -126,8 +127,8 @@ pub struct EvalArgs {
     /// Bags of this level (1 to 10: 1, 2, 4, ..., 512 pieces).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10), group = "source")]
     level: Option<u32>,
-    /// Bags of this many random pieces.
-    #[arg(long, value_parser = at_least_one, group = "source")]
+    /// Bags of this many random pieces (at most 4096, the most a bag holds, as for `solve`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_PIECES), group = "source")]
     n: Option<u64>,
     /// Bags read from a file, one per line as letters.
     #[arg(long, value_name = "FILE", group = "source")]

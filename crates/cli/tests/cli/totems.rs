@@ -49,6 +49,8 @@ fn bad_bags_and_options_are_refused() {
     fails(&["totems", "solve", "IJ", "--pieces", "hexominoes"], "[possible values: tetrominoes, pentominoes]");
     fails(&["totems", "eval", "--level", "11"], "11");
     fails(&["totems", "eval"], "--level L, --n N or --bags FILE");
+    // The most pieces `solve` takes, `eval` draws.
+    fails(&["totems", "eval", "--n", "4097"], "4097 is not in 1..=4096");
     fails(&["totems", "play", "--server", "ws://127.0.0.1:1"], "cannot connect");
 }
 
