@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
-use tessera_core::runtime::Budget;
+use tessera_core::runtime::{Budget, Outcome, StopReason};
 use tessera_core::svg::pieces_svg;
 use tessera_totems::bag::MAX_PIECES;
 use tessera_totems::eval::{Bags, EvalConfig, EvalSummary, JobResult, run_job, summarise};
@@ -20,7 +20,8 @@ use tessera_totems::validate::validate;
 use tessera_totems::{Bag, PieceSet};
 
 use crate::common::{
-    Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json_sorted, quit_on_interrupt, write_file,
+    Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json_sorted, quit_on_interrupt,
+    stopped_early, write_file,
 };
 
 /// `tessera totems`.
@@ -251,10 +252,11 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     let solved =
         solve(&bag, args.opts.solver(), &Ctx { threads: args.opts.threads.get(), seed: args.seed, budget: &budget });
     let seconds = start.elapsed().as_secs_f64();
+    let stopped = cut_short();
     // The judge's check, as in every test and eval: a solver bug must not pass for an answer.
     let checked = validate(&bag, &solved.answer).context("the solver's answer is invalid (a bug)")?;
     if args.json {
-        emit_json_sorted(&SolveReport::new(&bag, &solved, &checked, seconds))?;
+        emit_json_sorted(&SolveReport { stopped, ..SolveReport::new(&bag, &solved, &checked, seconds) })?;
     } else {
         let verdict = if solved.optimal() {
             "optimal".to_string()
@@ -277,7 +279,10 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
         let (cells, pieces) = (solved.answer.picture_cells(bag.set), solved.answer.picture_pieces());
         write_file(path, &pieces_svg(Lattice::Square, &cells, &pieces, &title))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(match stopped {
+        Some(why) => stopped_early(Outcome::Stopped(why)),
+        None => ExitCode::SUCCESS,
+    })
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {
@@ -337,38 +342,70 @@ fn round(args: &RoundArgs) -> Result<ExitCode> {
         solver: args.opts.solver(),
     };
     let seed = args.seed.get();
-    if !args.until_perfect {
-        let round = RoundReport::new(seed, play_round(seed, &cfg, false));
-        if args.json {
-            emit_json_sorted(&round)?;
-        } else {
-            for l in &round.levels {
-                let mark = if l.score >= l.best_score {
-                    "optimal"
-                } else if l.best_box_impossible {
-                    "best box impossible"
-                } else {
-                    ""
-                };
-                emit(&format!(
-                    "level {:>2}: {:>3} pieces in {:>2}x{:<2} score {:>7} of {:>7}  {:>6.1} ms  {mark}\n",
-                    l.level,
-                    l.bag.len(),
-                    l.dims.0,
-                    l.dims.1,
-                    l.score,
-                    l.best_score,
-                    l.seconds * 1000.0
-                ))?;
-            }
-            emit(&format!("round score: {} (perfect: {PERFECT_ROUND})\n", round.score))?;
+    if args.until_perfect { until_perfect(args, &cfg, seed) } else { one_round(args, &cfg, seed) }
+}
+
+/// Why a search was cut short, if it was: only a Ctrl-C cuts one short (running out of budget is
+/// how a totems search ends).
+fn cut_short() -> Option<StopReason> {
+    tessera_core::runtime::interrupted().then_some(StopReason::Interrupted)
+}
+
+/// `round`: one round, level by level; a Ctrl-C ends it after the level it stopped, said so.
+fn one_round(args: &RoundArgs, cfg: &RoundConfig, seed: u64) -> Result<ExitCode> {
+    let levels = play_round(seed, cfg, false);
+    let round = RoundReport { stopped: cut_short(), ..RoundReport::new(seed, levels) };
+    if args.json {
+        emit_json_sorted(&round)?;
+    } else {
+        for l in &round.levels {
+            let mark = if l.score >= l.best_score {
+                "optimal"
+            } else if l.best_box_impossible {
+                "best box impossible"
+            } else {
+                ""
+            };
+            emit(&format!(
+                "level {:>2}: {:>3} pieces in {:>2}x{:<2} score {:>7} of {:>7}  {:>6.1} ms  {mark}\n",
+                l.level,
+                l.bag.len(),
+                l.dims.0,
+                l.dims.1,
+                l.score,
+                l.best_score,
+                l.seconds * 1000.0
+            ))?;
         }
-        return Ok(ExitCode::SUCCESS);
+        match round.stopped {
+            Some(why) => emit(&format!(
+                "round stopped at level {} of {LEVELS} ({why}): score {} so far (perfect: {PERFECT_ROUND})\n",
+                round.levels.len(),
+                round.score
+            ))?,
+            None => emit(&format!("round score: {} (perfect: {PERFECT_ROUND})\n", round.score))?,
+        }
     }
+    Ok(match round.stopped {
+        Some(why) => stopped_early(Outcome::Stopped(why)),
+        None => ExitCode::SUCCESS,
+    })
+}
+
+/// `round --until-perfect`: rounds until a perfect one, `--max-rounds` at most, or a Ctrl-C.
+fn until_perfect(args: &RoundArgs, cfg: &RoundConfig, seed: u64) -> Result<ExitCode> {
     for r in 0..args.max_rounds {
         let round_seed = tessera_core::rng::derive_seed(seed, r);
         let round =
-            RoundReport { rounds: Some(r + 1), ..RoundReport::new(round_seed, play_round(round_seed, &cfg, true)) };
+            RoundReport { rounds: Some(r + 1), ..RoundReport::new(round_seed, play_round(round_seed, cfg, true)) };
+        if let Some(why) = cut_short() {
+            if args.json {
+                emit_json_sorted(&RoundReport { stopped: Some(why), ..round })?;
+            } else {
+                emit(&format!("stopped in round {} ({why}): no perfect round yet\n", r + 1))?;
+            }
+            return Ok(stopped_early(Outcome::Stopped(why)));
+        }
         let perfect = round.levels.len() == LEVELS as usize && round.score >= PERFECT_ROUND;
         if perfect {
             if args.json {

@@ -2,6 +2,7 @@
 //! (a round); an evaluation's are [`crate::eval::JobResult`] and [`crate::eval::EvalSummary`].
 
 use serde::{Deserialize, Serialize};
+use tessera_core::runtime::StopReason;
 
 use crate::answer::{Actions, Dims};
 use crate::bag::Bag;
@@ -30,6 +31,9 @@ pub struct SolveReport {
     pub trials: Vec<Trial>,
     /// Wall time in seconds.
     pub seconds: f64,
+    /// Why the search was cut short, if it was (a Ctrl-C): the answer is the best found by then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<StopReason>,
 }
 
 impl SolveReport {
@@ -45,6 +49,7 @@ impl SolveReport {
             best_box_impossible: solved.best_box_impossible,
             trials: solved.trials.clone(),
             seconds,
+            stopped: None,
         }
     }
 }
@@ -62,6 +67,10 @@ pub struct RoundReport {
     pub levels: Vec<LevelResult>,
     /// Its score: the levels' sum.
     pub score: f64,
+    /// Why the round ended before its last level, if it did (a Ctrl-C, after the level it cut
+    /// short): its levels and score are partial.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<StopReason>,
 }
 
 impl RoundReport {
@@ -69,7 +78,7 @@ impl RoundReport {
     #[must_use]
     pub fn new(seed: u64, levels: Vec<LevelResult>) -> Self {
         let score = levels.iter().map(|l| l.score).sum();
-        RoundReport { rounds: None, seed, levels, score }
+        RoundReport { rounds: None, seed, levels, score, stopped: None }
     }
 }
 

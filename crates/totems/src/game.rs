@@ -109,7 +109,8 @@ pub fn play_level(level: u32, bag: &Bag, cfg: &RoundConfig, seed: u64) -> (Level
 }
 
 /// Plays a round with the given seed (bags and solver both derive from it); `stop_early` ends it
-/// at the first level that misses [`level_best`] (no perfect round any more).
+/// at the first level that misses [`level_best`] (no perfect round any more). A Ctrl-C (the
+/// runtime's interrupt) ends it after the level it cut short.
 pub fn play_round(seed: u64, cfg: &RoundConfig, stop_early: bool) -> Vec<LevelResult> {
     let mut rng = Rng64::seed(seed);
     let mut levels = Vec::new();
@@ -118,7 +119,7 @@ pub fn play_round(seed: u64, cfg: &RoundConfig, stop_early: bool) -> Vec<LevelRe
         let (r, _) = play_level(level, &bag, cfg, derive_seed(seed, u64::from(level)));
         let missed = r.score < level_best(level);
         levels.push(r);
-        if stop_early && missed {
+        if (stop_early && missed) || tessera_core::runtime::interrupted() {
             break;
         }
     }

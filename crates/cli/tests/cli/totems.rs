@@ -145,6 +145,32 @@ fn serve_and_play_quit_on_the_first_ctrl_c() {
     assert_eq!(bot.wait().code(), Some(130));
 }
 
+#[test]
+fn a_ctrl_c_stops_solve_and_round_with_what_they_have() {
+    // 400 X pentominoes never fit their best boxes: the solver would use its ten minutes.
+    let xs = "X".repeat(400);
+    let solve = spawn(&["totems", "solve", &xs, "--pieces", "pentominoes", "--budget-ms", "600000"]);
+    interrupt(&solve.0);
+    let out = solve.output();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("400 pieces (X400) in "), "{}", stdout(&out));
+    assert!(stderr(&out).contains("note: stopped early (interrupted)"), "{}", stderr(&out));
+    // The greedy never proves a box impossible: level 2 or 3 would take the ten minutes.
+    let round = spawn(&["totems", "round", "--seed", "1", "--solver", "greedy", "--budget-ms", "600000", "--json"]);
+    interrupt(&round.0);
+    let out = round.output();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let report: RoundReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report.stopped, Some(tessera_core::runtime::StopReason::Interrupted));
+    assert!((1..10).contains(&report.levels.len()), "{:?}", report.levels);
+    let round = spawn(&["totems", "round", "--seed", "1", "--solver", "greedy", "--budget-ms", "600000"]);
+    interrupt(&round.0);
+    let out = round.output();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stdout(&out).contains("round stopped at level "), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("round score"), "{}", stdout(&out));
+}
+
 /// Starts `tessera totems serve` on a free port with more options; returns it once it listens,
 /// its address, and the rest of its log.
 fn serve(options: &[&str]) -> (KillOnDrop, String, std::io::Lines<std::io::BufReader<std::process::ChildStderr>>) {
@@ -163,6 +189,12 @@ fn serve(options: &[&str]) -> (KillOnDrop, String, std::io::Lines<std::io::BufRe
         lines.by_ref().map_while(Result::ok).take_while(|l| !l.starts_with("listening on ws://")).collect();
     assert!(head.iter().all(|l| l.starts_with("seed:")), "{head:?}");
     (server, addr, lines)
+}
+
+/// Starts `tessera` with its output piped.
+fn spawn(args: &[&str]) -> KillOnDrop {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tessera"));
+    KillOnDrop(command.args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap())
 }
 
 /// Sends SIGINT to a child, as a Ctrl-C in its terminal would, once it catches the signal (its
@@ -200,6 +232,17 @@ impl KillOnDrop {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
         panic!("the process did not exit within a minute");
+    }
+
+    /// Waits for the child to exit (see [`KillOnDrop::wait`]), with what it wrote (a few
+    /// kilobytes at most: the pipes hold it).
+    fn output(mut self) -> std::process::Output {
+        use std::io::Read;
+        let status = self.wait();
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        self.0.stdout.take().map(|mut o| o.read_to_end(&mut stdout).unwrap());
+        self.0.stderr.take().map(|mut e| e.read_to_end(&mut stderr).unwrap());
+        std::process::Output { status, stdout, stderr }
     }
 }
 
