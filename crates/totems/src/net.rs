@@ -1,9 +1,10 @@
 //! The game's protocol over WebSocket: a local game server, and the bot that plays against it.
 //!
 //! Text messages of JSON. The client registers once (`{"type": "REGISTER", "token": ...}`); the
-//! server sends a question per level (`{"tick": N, "payload": {"totems": [...]}}`); the client
-//! answers each with `{"type": "COMMAND", "tick": N, "actions": {"totems": [...]}}` within the
-//! level's second. A message with `"type": "ERROR"` ends the game. After the last level the
+//! server sends a question per level (`{"type": "QUESTION", "tick": N, "payload": {"totems":
+//! [...]}}`: the contest's starter kits read every message's `type` first, and take any but
+//! `ERROR` for a question); the client answers each with `{"type": "COMMAND", "tick": N,
+//! "actions": {"totems": [...]}}` within the level's second. A message with `"type": "ERROR"` ends the game. After the last level the
 //! server closes the connection (a WebSocket close, code 1000, no reason), as the contest's
 //! server did: its clients treat every message but an error as a question, and end the game when
 //! the connection closes. Unknown fields are tolerated both ways.
@@ -115,7 +116,7 @@ pub fn serve_game(stream: TcpStream, seed: u64) -> Result<(f64, Vec<Judged>), Ne
         let bag = level_bag(level, &mut rng);
         let tick = i64::from(level);
         let totems: Vec<Value> = bag.letters().chars().map(|c| json!({"shape": c.to_string()})).collect();
-        send(&mut ws, &json!({"tick": tick, "payload": {"totems": totems}}))?;
+        send(&mut ws, &json!({"type": "QUESTION", "tick": tick, "payload": {"totems": totems}}))?;
         let (score, note) = judge(&mut ws, &bag, tick)?;
         levels.push(Judged { level, pieces: bag.len(), score, note });
     }
