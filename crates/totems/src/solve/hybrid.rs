@@ -9,7 +9,7 @@
 //!   strips (the spare cells at the box's far end) racing each other on two or more threads (on
 //!   one, the greedy first), then (up to 32 x 32) exact.
 //!
-//! It starts from the [`wells`] packing, near-square and found in a millisecond or two, and tries
+//! It starts from the [`wells`] packing, near-square and found in a few milliseconds, and tries
 //! only the boxes that score better. The best box gets most of the time; if it is proven
 //! impossible or times out, the next boxes, which have room to spare, usually take milliseconds.
 
@@ -173,7 +173,7 @@ fn race(bag: &Bag, dims: Dims, ctx: &Ctx<'_>) -> BoxVerdict {
 const EXACT_MAX_AREA: u64 = 1024;
 
 /// The answer the hybrid starts from: the bag in wells (see [`wells`]), near-square, always
-/// valid, in a millisecond or two.
+/// valid, in a few milliseconds.
 pub fn fallback(bag: &Bag) -> Answer {
     wells::pack(bag)
 }

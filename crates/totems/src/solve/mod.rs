@@ -10,7 +10,7 @@
 //! * [`rects`]: an inventory of small rectangles that a few pieces tile, a choice of rectangles
 //!   whose pieces add up to the bag, and a Monte-Carlo tree search packing them into the box.
 //! * [`wells`]: no box given: the pieces dropped into narrow columns, a near-square packing of
-//!   any bag in a millisecond or two, where the hybrid starts.
+//!   any bag in a few milliseconds, where the hybrid starts.
 
 pub mod colours;
 pub mod exact;

@@ -1,4 +1,4 @@
-//! The wells: any bag in a near-square box, in a millisecond or two. The hybrid starts from this
+//! The wells: any bag in a near-square box, in a few milliseconds. The hybrid starts from this
 //! packing and spends its budget on better boxes, so that however the budget goes, the answer is
 //! never far from square.
 //!
@@ -6,34 +6,35 @@
 //! tetrominoes: the O; 3 for pentominoes). The pieces drop into the current well kind by kind,
 //! each in the rotation and column that leaves the fewest empty cells under it, then the lowest
 //! top: two L make a 2 x 4 block, S and T interlock with their neighbours, so a well is nearly
-//! full. A piece that would stick out of the top starts the next well. Well heights from the
-//! square's side up are tried, and the best score wins.
+//! full. A piece that would stick out of the top starts the next well. Wells as high as the
+//! square's side tell the area the bag takes; well heights around that area's side are tried, with
+//! wells one and two cells wider too, and the best score wins.
 
-use crate::answer::{Answer, Placed};
+use crate::answer::{Answer, Placed, score};
 use crate::bag::Bag;
 
-/// Packs the bag into wells, the best of several heights: always valid, near-square.
+/// Packs the bag into wells, the best of several widths and heights: always valid, near-square.
 pub fn pack(bag: &Bag) -> Answer {
     let narrowest = narrowest_well(bag);
-    let side = (bag.cells() as f64).sqrt();
-    let mut best: Option<(f64, Answer)> = None;
+    let mut best: Option<(f64, u32, u32)> = None;
     for well in narrowest..narrowest + WIDER_WELLS {
         let drops = Drops::new(bag, well);
-        let low = (side.ceil() as u32).max(drops.tallest_needed);
-        let high = low.max((side * 1.15).ceil() as u32) + 4;
-        for height in low..=high {
-            let Some(answer) = drops.fill(bag, height) else { continue };
-            let score = answer.score(bag.set);
-            if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                best = Some((score, answer));
+        for height in drops.heights(bag) {
+            let Some((w, h)) = drops.extent(bag, height) else { continue };
+            let score = score(bag.cells(), w, h);
+            if best.is_none_or(|(s, _, _)| score > s) {
+                best = Some((score, well, height));
             }
         }
     }
-    best.map(|(_, a)| a).unwrap_or_default()
+    best.and_then(|(_, well, height)| Drops::new(bag, well).answer(bag, height)).unwrap_or_default()
 }
 
 /// How many well widths are tried, from the narrowest up.
 const WIDER_WELLS: u32 = 3;
+
+/// How far from the side of the area the bag takes the well heights tried go, either way.
+const HEIGHTS_AROUND: u32 = 3;
 
 /// The narrowest well every kind fits: the widest of the kinds' narrow sides.
 fn narrowest_well(bag: &Bag) -> u32 {
@@ -82,11 +83,43 @@ impl Drops {
         Drops { well, rotations, tallest_needed }
     }
 
-    /// The bag dropped kind by kind into wells `height` high (`None` if a piece is taller).
-    fn fill(&self, bag: &Bag, height: u32) -> Option<Answer> {
+    /// The well heights worth trying: the bag in wells as high as a square's side gives the area
+    /// it takes with this well width; the heights around that area's side.
+    fn heights(&self, bag: &Bag) -> impl Iterator<Item = u32> + use<> {
+        let side = (bag.cells() as f64).sqrt().ceil() as u32;
+        let first = side.max(self.tallest_needed);
+        let area = self.extent(bag, first).map_or(bag.cells(), |(w, h)| u64::from(w) * u64::from(h));
+        let around = (area as f64).sqrt().ceil() as u32;
+        let low = around.saturating_sub(HEIGHTS_AROUND).max(self.tallest_needed);
+        std::iter::once(first).chain(low..=around.max(low) + HEIGHTS_AROUND)
+    }
+
+    /// The bag's bounding box in wells `height` high (`None` if a piece is taller).
+    fn extent(&self, bag: &Bag, height: u32) -> Option<(u32, u32)> {
+        let (mut w, mut h) = (0, 0);
+        self.fill(bag, height, |_, d, x, y| {
+            w = w.max(x as u32 + d.width);
+            h = h.max(y + d.height);
+        })?;
+        Some((w, h))
+    }
+
+    /// The bag in wells `height` high (`None` if a piece is taller).
+    fn answer(&self, bag: &Bag, height: u32) -> Option<Answer> {
+        let mut placed = Vec::with_capacity(bag.len() as usize);
+        self.fill(bag, height, |kind, d, x, y| {
+            let cells = d.cells.iter().map(|&(cx, cy)| (x + cx, y as i32 + cy)).collect();
+            placed.push(Placed { kind, cells });
+        })?;
+        Some(Answer { placed })
+    }
+
+    /// Drops the bag kind by kind into wells `height` high, and tells `place` where each piece
+    /// goes: its kind, its rotation and the `x` and `y` of its bottom-left corner (`None` if a
+    /// piece is taller than the wells).
+    fn fill(&self, bag: &Bag, height: u32, mut place: impl FnMut(usize, &Drop, i32, u32)) -> Option<()> {
         let mut sky = vec![0u32; self.well as usize];
         let mut base = 0i32;
-        let mut placed = Vec::with_capacity(bag.len() as usize);
         for (kind, &count) in bag.counts.iter().enumerate() {
             for _ in 0..count {
                 let Spot { drop: d, x, y } = match self.best_drop(kind, &sky, height) {
@@ -101,26 +134,31 @@ impl Drops {
                 for dx in 0..d.width {
                     sky[(x + dx) as usize] = y + d.top[dx as usize];
                 }
-                let cells = d.cells.iter().map(|&(cx, cy)| (base + x as i32 + cx, y as i32 + cy)).collect();
-                placed.push(Placed { kind, cells });
+                place(kind, d, base + x as i32, y);
             }
         }
-        Some(Answer { placed })
+        Some(())
     }
 
     /// Where a piece of `kind` drops best into a well of skyline `sky`: the fewest cells left
     /// empty under it, then the lowest top, then the leftmost; `None` if it sticks out.
     fn best_drop(&self, kind: usize, sky: &[u32], height: u32) -> Option<Spot<'_>> {
-        let spots = self.rotations[kind].iter().flat_map(|d| (0..=self.well - d.width).map(move |x| (d, x)));
-        spots
-            .filter_map(|(d, x)| {
-                let columns = (0..d.width).map(|dx| (sky[(x + dx) as usize], d.bottom[dx as usize]));
-                let y = columns.clone().map(|(s, b)| s.saturating_sub(b)).max().unwrap_or(0);
-                let waste = columns.map(|(s, b)| y + b - s).sum::<u32>();
-                (y + d.height <= height).then_some(((waste, y + d.height, x), Spot { drop: d, x, y }))
-            })
-            .min_by_key(|(key, _)| *key)
-            .map(|(_, spot)| spot)
+        let mut best: Option<((u32, u32, u32), Spot<'_>)> = None;
+        for d in &self.rotations[kind] {
+            for x in 0..=self.well - d.width {
+                let under = &sky[x as usize..(x + d.width) as usize];
+                let y = under.iter().zip(&d.bottom).map(|(&s, &b)| s.saturating_sub(b)).max().unwrap_or(0);
+                if y + d.height > height {
+                    continue;
+                }
+                let waste = under.iter().zip(&d.bottom).map(|(&s, &b)| y + b - s).sum::<u32>();
+                let key = (waste, y + d.height, x);
+                if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                    best = Some((key, Spot { drop: d, x, y }));
+                }
+            }
+        }
+        best.map(|(_, spot)| spot)
     }
 }
 
@@ -178,12 +216,12 @@ mod tests {
         let bag = Bag::from_letters(PieceSet::Tetrominoes, "LLJJIIO").unwrap();
         let drops = Drops::new(&bag, narrowest_well(&bag));
         assert_eq!((drops.well, drops.tallest_needed), (2, 4));
-        let a = drops.fill(&bag, 4).unwrap();
+        let a = drops.answer(&bag, 4).unwrap();
         assert_eq!(validate(&bag, &a).map(|c| (c.width, c.height)), Ok((8, 4)), "\n{}", a.draw(bag.set));
         // Eight S (or T) interlock: one well 17 high, two cells empty.
         for letters in ["SSSSSSSS", "TTTTTTTT"] {
             let bag = Bag::from_letters(PieceSet::Tetrominoes, letters).unwrap();
-            let a = Drops::new(&bag, 2).fill(&bag, 17).unwrap();
+            let a = Drops::new(&bag, 2).answer(&bag, 17).unwrap();
             assert_eq!(validate(&bag, &a).map(|c| (c.width, c.height)), Ok((2, 17)), "\n{}", a.draw(bag.set));
         }
     }
