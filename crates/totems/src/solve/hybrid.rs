@@ -11,7 +11,8 @@
 //!
 //! It starts from the [`wells`] packing, near-square and found in a few milliseconds, and tries
 //! only the boxes that score better. The best box gets most of the time; if it is proven
-//! impossible or times out, the next boxes, which have room to spare, usually take milliseconds.
+//! impossible or times out, the next boxes, which have room to spare, usually take milliseconds;
+//! each gets most of what is left, the last that can beat the answer in hand all of it.
 
 use std::time::{Duration, Instant};
 
@@ -84,8 +85,16 @@ pub fn solve(bag: &Bag, solver: Solver, ctx: &Ctx<'_>) -> Solved {
         if box_score <= best || ctx.budget.clone().expired() {
             break;
         }
-        // The best box may take most of the time; the others share what is left.
-        let share = if k == 0 { 0.85 } else { 0.5 };
+        // The best box may take most of the time; the others share what is left, the last box
+        // that can beat the answer in hand all of it.
+        let last = boxes.get(k + 1).is_none_or(|next| next.1 <= best);
+        let share = if last {
+            1.0
+        } else if k == 0 {
+            0.85
+        } else {
+            0.7
+        };
         let slice = ctx.budget.time_left().map_or(Duration::from_secs(3600), |t| t.mul_f64(share));
         let start = Instant::now();
         let result = pack(solver, bag, dims, &Ctx { budget: &ctx.budget.within(slice), ..ctx.clone() });
