@@ -58,9 +58,11 @@ proptest! {
         let b = Board::new(h, w, cells).unwrap();
         prop_assert_eq!(Board::parse(&b.tester_input()).unwrap(), b.clone());
         // Bare rows are ambiguous when the first row reads as a plain number equal to the
-        // number of rows after it: that text is also the tester's input of a smaller board.
+        // number of rows after it: that text is also the tester's input of a smaller board. A
+        // single row that reads as a plain number is a header whose rows are missing.
         let first = &b.rows()[0];
-        let ambiguous = !first.starts_with('0') && first.parse::<usize>().is_ok_and(|n| n == h - 1);
+        let plain = first.parse::<usize>().ok().filter(|n| *first == n.to_string());
+        let ambiguous = plain.is_some_and(|n| n == h - 1 || h == 1);
         if !ambiguous {
             prop_assert_eq!(Board::parse(&b.text()).unwrap(), b);
         }
