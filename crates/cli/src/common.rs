@@ -177,7 +177,7 @@ impl ShardArgs {
                 charts.figures.insert(0, ("STOPPED".into(), format!("{what}: the figures cover only those jobs")));
             }
         }
-        std::fs::write(path, tessera_viewer::report::html(&doc)).with_context(|| format!("cannot write {path}"))
+        write_file(Path::new(path), &tessera_viewer::report::html(&doc))
     }
 }
 
@@ -386,45 +386,44 @@ pub fn usage(message: impl std::fmt::Display) -> anyhow::Error {
     anyhow::Error::new(Usage(message.to_string()))
 }
 
-/// Fails now if `path` cannot be written later (its folder is missing, it is a folder, or it
-/// may not be written), so that a long run does not end in that error. It may leave an empty
-/// file behind.
+/// Fails now if [`write_file`] could not write `path` later (its folder is missing, it is a
+/// folder, or it may not be written), so that a long run does not end in that error. Leaves
+/// nothing behind (an existing file is left as it is).
 pub fn check_writable(path: &Path) -> Result<()> {
-    named(path)?;
-    let opened = std::fs::OpenOptions::new().append(true).create(true).open(path);
-    opened.map(drop).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// Writes `text` to `path`, naming the path in errors.
-pub fn write_file(path: &Path, text: &str) -> Result<()> {
-    named(path)?;
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// Fails now if [`write_atomically`] could not write `path` later, leaving nothing behind (an
-/// existing file is left as it is).
-pub fn check_replaceable(path: &Path) -> Result<()> {
     named(path)?;
     if path.is_dir() {
         bail!("cannot write {}: it is a directory", path.display());
     }
+    let cannot = || format!("cannot write {}", path.display());
+    if is_special(path) {
+        return std::fs::OpenOptions::new().append(true).open(path).map(drop).with_context(cannot);
+    }
     let probe = beside(path);
-    File::create(&probe).with_context(|| format!("cannot write {}", path.display()))?;
+    File::create(&probe).with_context(cannot)?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
 }
 
 /// Writes `text` to `path` as a whole or not at all: into a file beside it, then renamed over
 /// it, so that a run stopped while writing never leaves half a file where a whole one is
-/// expected.
-pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+/// expected (a device such as `/dev/stdout` is written directly).
+pub fn write_file(path: &Path, text: &str) -> Result<()> {
     named(path)?;
+    let cannot = || format!("cannot write {}", path.display());
+    if is_special(path) {
+        return std::fs::write(path, text).with_context(cannot);
+    }
     let part = beside(path);
     let written = std::fs::write(&part, text).and_then(|()| std::fs::rename(&part, path));
     if written.is_err() {
         let _ = std::fs::remove_file(&part);
     }
-    written.with_context(|| format!("cannot write {}", path.display()))
+    written.with_context(cannot)
+}
+
+/// Whether `path` exists and is neither a plain file nor a folder (a device, a pipe).
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// A file name of this process beside `path`, for what is written there before it is whole.

@@ -18,7 +18,7 @@ use tessera_hextris::judge::score;
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
-use crate::common::{Jobs, STOPPED_EARLY, ShardArgs, Summary, check_replaceable, emit, emit_json, write_atomically};
+use crate::common::{Jobs, STOPPED_EARLY, ShardArgs, Summary, check_writable, emit, emit_json, write_file};
 
 mod play;
 
@@ -479,7 +479,7 @@ fn eval_problems(args: &EvalArgs) -> Result<Vec<Problem>> {
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
     // Every output path, before the header line and the first problem.
     if let Some(path) = &args.solutions {
-        check_replaceable(path)?;
+        check_writable(path)?;
     }
     for path in [&args.shard.jsonl, &args.shard.html].into_iter().flatten().filter(|p| *p != "-") {
         crate::common::check_writable(Path::new(path))?;
@@ -510,7 +510,7 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
         let records: Vec<EvalRecord> = records.iter().map(|r| r.result.clone()).collect();
         let summary = EvalSummary::new(&records, info)?;
         if let Some(path) = &args.solutions {
-            write_atomically(path, &serde_json::to_string(&eval_solutions(&records))?)?;
+            write_file(path, &serde_json::to_string(&eval_solutions(&records))?)?;
         }
         Ok(summary)
     };
@@ -579,7 +579,7 @@ fn eval_solutions(records: &[EvalRecord]) -> Vec<Submission> {
 fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
     use tessera_hextris::solver::tune::{Options, Tuning, tune};
     if let Some(path) = &args.out {
-        check_replaceable(path)?;
+        check_writable(path)?;
     }
     let problems: Vec<Problem> = if args.files.is_empty() {
         (0..builtin::COUNT).filter_map(builtin::problem).collect()
@@ -619,7 +619,7 @@ fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
     };
     let text = format!("{}\n", serde_json::to_string_pretty(&portfolio)?);
     match &args.out {
-        Some(path) => write_atomically(path, &text)?,
+        Some(path) => write_file(path, &text)?,
         None => emit(&text)?,
     }
     Ok(ExitCode::SUCCESS)
@@ -628,7 +628,7 @@ fn tune_cmd(args: &TuneArgs) -> Result<ExitCode> {
 fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
     use tessera_hextris::judge::{picture, replay};
     if let Some(out) = &args.svg {
-        check_replaceable(out)?;
+        check_writable(out)?;
     }
     let p = load_problem(&args.file)?;
     let phrases = args.phrases.get()?;
@@ -669,7 +669,7 @@ fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
         let cells = tessera_hextris::judge::labels(&game);
         let title = format!("hextris problem {} seed {seed}: score {}", p.id, v.score);
         let svg = tessera_core::svg::board_svg(tessera_core::geometry::Lattice::Hex, &cells, &title);
-        write_atomically(out, &svg)?;
+        write_file(out, &svg)?;
     }
     Ok(if v.error.is_some() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }

@@ -247,6 +247,9 @@ fn read_bag(arg: &str, set: PieceSet) -> Result<Bag> {
 
 fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     let bag = read_bag(&args.bag, args.pieces.into())?;
+    if let Some(path) = &args.svg {
+        crate::common::check_writable(path)?;
+    }
     let budget = Budget::unlimited().with_time(Duration::from_millis(args.opts.budget_ms));
     let start = std::time::Instant::now();
     let solved =

@@ -44,7 +44,7 @@ pub fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
     let seed = seed_of(&p, args.seed)?;
     if let Some(path) = &args.save {
         // Found out now, not after the game.
-        crate::common::check_replaceable(path)?;
+        crate::common::check_writable(path)?;
     }
     let mut session = Session::new(&p, seed, phrases);
     let mut out = std::io::stdout().lock();
@@ -141,5 +141,5 @@ fn save(path: &std::path::Path, p: &tessera_hextris::Problem, session: &Session<
         tag: format!("played {}", session.scorecard().score),
         solution: session.solution().to_string(),
     }];
-    crate::common::write_atomically(path, &serde_json::to_string(&list)?)
+    crate::common::write_file(path, &serde_json::to_string(&list)?)
 }

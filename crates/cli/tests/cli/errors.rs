@@ -182,3 +182,22 @@ fn a_header_without_rows_is_not_a_board() {
     std::fs::write(&file, "12\n").unwrap();
     fails_with(&["pairs", "show", "--board", file.to_str().unwrap()], "announces 12 rows but has 0");
 }
+
+#[test]
+fn output_paths_are_checked_before_the_work_and_left_alone_on_failure() {
+    let dir = scratch("outputs");
+    let folder = dir.to_str().unwrap();
+    let missing = dir.join("no/such/folder/out.svg");
+    let missing = missing.to_str().unwrap();
+    fails_with(&["totems", "solve", "IJLOSTZ", "--svg", folder], "it is a directory");
+    fails_with(&["totems", "solve", "IJLOSTZ", "--svg", missing], "cannot write");
+    fails_with(&["tiling", "solve", "meteor", "--first", "--svg", missing], "cannot write");
+    fails_with(&["pairs", "eval", "--runs", "1", "--html", missing], "cannot write");
+    // A check leaves nothing behind, and a picture is written whole, with no scratch file.
+    let svg = dir.join("packing.svg");
+    let out = tessera(&["totems", "solve", "IJLOSTZ", "--svg", svg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, vec!["packing.svg".to_string()], "only the picture");
+}
