@@ -1,8 +1,5 @@
 //! `tessera digits ...`: the real player binary against the real judge, values, evals, errors.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use tessera_core::eval::Record;
 use tessera_digits::StrategyName;
 use tessera_digits::eval::{EvalSummary, GameResult};
@@ -13,16 +10,7 @@ use crate::{stderr, stdout, tessera};
 
 /// `tessera digits play [args]` with `input` on its stdin.
 fn play(args: &[&str], input: &[u8]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["digits", "play"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    crate::running::with_input(&[&["digits", "play"][..], args].concat(), input)
 }
 
 /// `tessera digits judge [judge args] -- tessera digits play [player args]`, as JSON.

@@ -1,13 +1,9 @@
 //! `tessera hextris ...`: solve, score, show, stats, eval (sharded and merged), what bad input
 //! gets, and what Ctrl-C does to each command.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::{Duration, Instant};
-
 use serde_json::Value;
 
+use crate::running::Running;
 use crate::{data, scratch, stderr, stdout, tessera};
 
 /// The organisers' sample solution for problem 6, seed 0, as a contest JSON list in `dir`.
@@ -266,72 +262,6 @@ fn tune_writes_a_portfolio_that_can_build_on_another() {
     assert!(stderr(&bad).starts_with("error: "));
 }
 
-/// A `tessera` run in the background, its stderr read line by line as it comes.
-struct Running {
-    child: Child,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Running {
-    fn start(args: &[&str]) -> Running {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let (send, lines) = channel();
-        let err = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(err).lines().map_while(Result::ok) {
-                let _ = send.send(line);
-            }
-        });
-        Running { child, lines, seen: Vec::new() }
-    }
-
-    /// Waits for a line of stderr that contains `what` (failing if the run ends or takes a
-    /// minute first: a guard against a hang, not a timing).
-    fn await_line(&mut self, what: &str) {
-        while !self.seen.iter().any(|l| l.contains(what)) {
-            let line = self.lines.recv_timeout(Duration::from_secs(60));
-            self.seen.push(line.unwrap_or_else(|e| panic!("no line with {what:?} ({e}): {:?}", self.seen)));
-        }
-    }
-
-    /// Sends SIGINT, as Ctrl-C in a terminal does.
-    fn interrupt(&self) {
-        let pid = self.child.id().to_string();
-        assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
-    }
-
-    /// Waits for the end (a minute at most, then fails): the status, stdout and all of stderr.
-    fn finish(mut self) -> (ExitStatus, String, String) {
-        let status = wait_within(&mut self.child, Duration::from_secs(60));
-        let mut out = String::new();
-        self.child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-        self.seen.extend(self.lines.iter());
-        (status, out, self.seen.join("\n"))
-    }
-}
-
-/// The child's status once it ends; kills it and fails if it does not end within `limit`.
-fn wait_within(child: &mut Child, limit: Duration) -> ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn ctrl_c_stops_eval_which_says_how_far_it_got_everywhere() {
     let dir = scratch("hextris-eval-stopped");
@@ -352,7 +282,7 @@ fn ctrl_c_stops_eval_which_says_how_far_it_got_everywhere() {
         "--html",
         html.to_str().unwrap(),
     ]);
-    run.await_line("hextris eval: 2 problems");
+    run.wait_for("hextris eval: 2 problems");
     run.interrupt();
     let (status, out, err) = run.finish();
     assert_eq!(status.code(), Some(3), "{err}");
@@ -379,7 +309,7 @@ fn ctrl_c_stops_eval_which_says_how_far_it_got_everywhere() {
 #[test]
 fn ctrl_c_stops_solve_which_writes_the_games_it_has() {
     let mut run = Running::start(&["hextris", "solve", "-f", "1", "-f", "2", "-t", "40", "-j", "1"]);
-    run.await_line("problem 1: width");
+    run.wait_for("problem 1: width");
     run.interrupt();
     let (status, out, err) = run.finish();
     assert_eq!(status.code(), Some(3), "{err}");
@@ -416,7 +346,7 @@ fn ctrl_c_stops_tune_which_leaves_its_output_file_as_it_was() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    run.await_line("seed: 7");
+    run.wait_for("seed: 7");
     run.interrupt();
     let (status, _, err) = run.finish();
     assert_eq!(status.code(), Some(3), "{err}");
@@ -431,30 +361,16 @@ fn ctrl_c_quits_play_at_once_and_the_save_holds_the_last_line() {
     let dir = scratch("hextris-play-stopped");
     let saved = dir.join("played.json");
     let mut run = Running::start(&["hextris", "play", "-f", "6", "--save", saved.to_str().unwrap()]);
-    let mut stdout = run.child.stdout.take().unwrap();
-    let mut shown = String::new();
-    let prompts = await_prompts(&mut stdout, &mut shown, 1);
-    run.child.stdin.as_mut().unwrap().write_all(b"Ei!\n").unwrap();
-    await_prompts(&mut stdout, &mut shown, prompts + 1);
+    run.wait_until("a prompt", |out, _| out.ends_with("> "));
+    let prompts = run.stdout().matches("> ").count();
+    run.write(b"Ei!\n");
+    run.wait_until("the next prompt", |out, _| out.matches("> ").count() > prompts && out.ends_with("> "));
     // stdin stays open: play is waiting for the next line.
-    run.interrupt();
-    let status = wait_within(&mut run.child, Duration::from_secs(60));
+    let (status, _, _) = run.interrupt().finish();
     assert_eq!(status.code(), Some(130));
     let v = json(&["hextris", "score", "-f", "6", saved.to_str().unwrap(), "--json"]);
     assert_eq!(
         (v["seeds"][0]["error"].clone(), v["seeds"][0]["phrases"].clone()),
         (Value::Null, serde_json::json!(["Ei!"]))
     );
-}
-
-/// Reads `out` into `shown` until it ends with a prompt, the `n`-th at least; returns how many
-/// prompts it has shown.
-fn await_prompts(out: &mut impl Read, shown: &mut String, n: usize) -> usize {
-    let mut buf = [0u8; 4096];
-    while shown.matches("> ").count() < n || !shown.ends_with("> ") {
-        let k = out.read(&mut buf).unwrap();
-        assert!(k > 0, "stdout closed: {shown}");
-        shown.push_str(&String::from_utf8_lossy(&buf[..k]));
-    }
-    shown.matches("> ").count()
 }

@@ -1,11 +1,9 @@
 //! Ctrl-C as a user presses it: SIGINT sent to a real `tessera` process. A stopped run says so
 //! and exits 3; a command waiting on stdin or the network quits at once (130).
 
-use std::io::Read;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::running::Running;
 use crate::scratch;
 
 /// Exit status of a run stopped early.
@@ -13,81 +11,12 @@ const STOPPED: i32 = 3;
 /// Exit status of a command ended by Ctrl-C while it waited.
 const QUIT: i32 = 130;
 
-/// A running `tessera` whose stdin stays open and whose output is collected as it comes.
-struct Running {
-    child: Child,
-    stdout: Arc<Mutex<String>>,
-    stderr: Arc<Mutex<String>>,
-}
-
-/// Starts `tessera` with arguments.
-fn start(args: &[&str]) -> Running {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the tessera binary runs");
-    let stdout = collect(child.stdout.take().expect("stdout"));
-    let stderr = collect(child.stderr.take().expect("stderr"));
-    Running { child, stdout, stderr }
-}
-
-/// Reads a stream to its end on a thread of its own, into a string that grows as it reads.
-fn collect(mut stream: impl Read + Send + 'static) -> Arc<Mutex<String>> {
-    let text = Arc::new(Mutex::new(String::new()));
-    let sink = Arc::clone(&text);
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = stream.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
-        }
-    });
-    text
-}
-
-impl Running {
-    /// Waits until stdout or stderr holds `marker` (the process is under way), then `settle`
-    /// longer; fails if the marker does not come within a minute.
-    fn once(&mut self, marker: &str, settle: Duration) -> &mut Self {
-        let start = Instant::now();
-        while !self.stdout.lock().unwrap().contains(marker) && !self.stderr.lock().unwrap().contains(marker) {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                panic!("exited ({status}) before printing {marker:?}:\n{}", self.stderr.lock().unwrap());
-            }
-            assert!(start.elapsed() < Duration::from_secs(60), "no {marker:?} after a minute");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        std::thread::sleep(settle);
-        self
-    }
-
-    /// Sends SIGINT, as Ctrl-C does, and waits (at most a minute) for the process to end; gives
-    /// its status, stdout and stderr.
-    fn interrupt(&mut self) -> (ExitStatus, String, String) {
-        let sent = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status().expect("kill runs");
-        assert!(sent.success(), "kill -INT failed");
-        let start = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                break status;
-            }
-            if start.elapsed() > Duration::from_secs(60) {
-                let _ = self.child.kill();
-                panic!("still running a minute after Ctrl-C:\n{}", self.stderr.lock().unwrap());
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        // The readers end with the process; give them a moment to take the last bytes.
-        std::thread::sleep(Duration::from_millis(100));
-        let out = self.stdout.lock().unwrap().clone();
-        let err = self.stderr.lock().unwrap().clone();
-        (status, out, err)
-    }
+/// Waits for `marker`, then `settle` longer (for the run to get going), then sends Ctrl-C and
+/// waits for the end.
+fn interrupt_after(run: &mut Running, marker: &str, settle: Duration) -> (std::process::ExitStatus, String, String) {
+    run.wait_for(marker);
+    std::thread::sleep(settle);
+    run.interrupt().finish()
 }
 
 #[test]
@@ -96,8 +25,8 @@ fn a_stopped_eval_says_so_in_every_output_and_exits_3() {
     let (jsonl, html) = (dir.join("run.jsonl"), dir.join("run.html"));
     let (jsonl, html) = (jsonl.to_str().unwrap(), html.to_str().unwrap());
     let args = ["pairs", "eval", "--seeds", "1..200", "--budget-ms", "300", "-j", "1", "--seed", "5"];
-    let mut run = start(&[&args[..], &["--json", "--jsonl", jsonl, "--html", html]].concat());
-    let (status, out, err) = run.once("seed: 5", Duration::from_millis(1500)).interrupt();
+    let mut run = Running::start(&[&args[..], &["--json", "--jsonl", jsonl, "--html", html]].concat());
+    let (status, out, err) = interrupt_after(&mut run, "seed: 5", Duration::from_millis(1500));
     assert_eq!(status.code(), Some(STOPPED), "{err}");
     let summary: serde_json::Value = serde_json::from_str(out.trim()).expect("one line of JSON");
     let mark = &summary["stopped"][0];
@@ -119,8 +48,8 @@ fn a_stopped_eval_says_so_in_every_output_and_exits_3() {
 #[test]
 fn a_stopped_eval_in_text_ends_with_how_far_it_got() {
     let args = ["tiling", "eval", "--puzzles", "100000", "--seed", "3", "-j", "1"];
-    let mut run = start(&args);
-    let (status, out, err) = run.once("seed: 3", Duration::from_millis(800)).interrupt();
+    let mut run = Running::start(&args);
+    let (status, out, err) = interrupt_after(&mut run, "seed: 3", Duration::from_millis(800));
     assert_eq!(status.code(), Some(STOPPED), "{err}");
     let last = out.lines().last().unwrap_or_default();
     assert!(last.starts_with("stopped by Ctrl-C after ") && last.contains(" of 100000 jobs"), "{out}");
@@ -128,8 +57,8 @@ fn a_stopped_eval_in_text_ends_with_how_far_it_got() {
 
 #[test]
 fn a_stopped_tour_lists_no_stopped_demo_as_ok() {
-    let mut run = start(&["tour", "-j", "1"]);
-    let (status, out, err) = run.once("tessera tour", Duration::from_millis(300)).interrupt();
+    let mut run = Running::start(&["tour", "-j", "1"]);
+    let (status, out, err) = interrupt_after(&mut run, "tessera tour", Duration::from_millis(300));
     assert_eq!(status.code(), Some(STOPPED), "{out}\n{err}");
     let last = out.lines().last().unwrap_or_default();
     assert!(last.starts_with("stopped by Ctrl-C in game "), "{out}");
@@ -140,8 +69,8 @@ fn a_stopped_tour_lists_no_stopped_demo_as_ok() {
 #[test]
 fn a_stopped_solve_answers_with_what_it_has_and_exits_3() {
     // The largest board of the contest's examples takes seconds to clear on one thread.
-    let mut run = start(&["pairs", "solve", "--gen-seed", "3", "--seed", "1", "-j", "1"]);
-    let (status, out, err) = run.once("seed: 1", Duration::from_millis(300)).interrupt();
+    let mut run = Running::start(&["pairs", "solve", "--gen-seed", "3", "--seed", "1", "-j", "1"]);
+    let (status, out, err) = interrupt_after(&mut run, "seed: 1", Duration::from_millis(300));
     assert_eq!(status.code(), Some(STOPPED), "{err}");
     assert!(err.contains("stopped early (interrupted)"), "{err}");
     let moves: usize = out.lines().next().and_then(|n| n.trim().parse().ok()).expect("N, then the moves");
@@ -157,8 +86,8 @@ fn commands_that_wait_quit_on_the_first_ctrl_c() {
         (&["view", "--addr", "127.0.0.1:0"], "Ctrl-C to stop"),
     ];
     for (args, marker) in waiting {
-        let mut run = start(args);
-        let (status, _, err) = run.once(marker, Duration::from_millis(300)).interrupt();
+        let mut run = Running::start(args);
+        let (status, _, err) = interrupt_after(&mut run, marker, Duration::from_millis(300));
         assert_eq!(status.code(), Some(QUIT), "tessera {}: {err}", args.join(" "));
     }
 }

@@ -6,6 +6,7 @@ mod hextris;
 mod interrupts;
 mod pairs;
 mod reports;
+mod running;
 mod tiling;
 mod totems;
 

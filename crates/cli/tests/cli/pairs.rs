@@ -11,16 +11,7 @@ use crate::{scratch, stderr, stdout, tessera};
 
 /// `tessera pairs solve [args]` with `input` on its stdin.
 fn solve(args: &[&str], input: &str) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["pairs", "solve"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    crate::running::with_input(&[&["pairs", "solve"][..], args].concat(), input.as_bytes())
 }
 
 #[test]

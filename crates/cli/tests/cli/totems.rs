@@ -1,11 +1,12 @@
 //! `tessera totems ...`.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
 
 use tessera_totems::eval::EvalSummary;
 use tessera_totems::format::{RoundReport, SolveReport};
 
+use crate::running::Running;
 use crate::{scratch, stderr, stdout, tessera};
 
 #[test]
@@ -97,8 +98,7 @@ fn json_outputs_read_back_as_the_games_types() {
 
 #[test]
 fn serve_and_play_over_loopback() {
-    let (mut server, addr, lines) = serve(&["--games", "2"]);
-    let log = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>().join("\n"));
+    let (mut server, addr) = serve(&["--games", "2"]);
     let play = |token: Option<&str>| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tessera"));
         cmd.args(["totems", "play", "--server", &format!("ws://{addr}"), "--budget-ms", "600"]);
@@ -120,135 +120,55 @@ fn serve_and_play_over_loopback() {
         let score = score.and_then(|s| s.strip_suffix(" by the bot's count\n")).and_then(|s| s.parse::<f64>().ok());
         assert!(score.is_some_and(|s| s > 5000.0), "{said}");
     }
-    assert!(server.wait().success());
-    let log = log.join().unwrap();
+    let (status, _, log) = server.finish();
+    assert!(status.success());
     assert!(log.contains("game 0:") && log.contains("game 1:"), "{log}");
 }
 
 #[test]
 fn serve_and_play_quit_on_the_first_ctrl_c() {
-    let (mut server, _, _log) = serve(&[]);
-    interrupt(&server.0);
-    assert_eq!(server.wait().code(), Some(130));
+    let (mut server, _) = serve(&[]);
+    assert_eq!(server.interrupt().finish().0.code(), Some(130));
     // A server that never answers: the bot waits for the handshake until the Ctrl-C.
     let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let mut bot = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["totems", "play", "--server", &format!("ws://{}", silent.local_addr().unwrap())])
-        .env_remove("TOKEN")
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = std::io::BufReader::new(bot.stderr.take().unwrap()).lines();
-    assert!(lines.next().unwrap().unwrap().starts_with("warning: no access token"));
-    let mut bot = KillOnDrop(bot);
-    interrupt(&bot.0);
-    assert_eq!(bot.wait().code(), Some(130));
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_tessera"));
+    bot.args(["totems", "play", "--server", &format!("ws://{}", silent.local_addr().unwrap())]).env_remove("TOKEN");
+    let mut bot = Running::start_with(bot);
+    bot.wait_for("warning: no access token");
+    assert_eq!(bot.interrupt().finish().0.code(), Some(130));
 }
 
 #[test]
 fn a_ctrl_c_stops_solve_and_round_with_what_they_have() {
     // 400 X pentominoes never fit their best boxes: the solver would use its ten minutes.
     let xs = "X".repeat(400);
-    let solve = spawn(&["totems", "solve", &xs, "--pieces", "pentominoes", "--budget-ms", "600000"]);
-    interrupt(&solve.0);
-    let out = solve.output();
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    assert!(stdout(&out).starts_with("400 pieces (X400) in "), "{}", stdout(&out));
-    assert!(stderr(&out).contains("note: stopped early (interrupted)"), "{}", stderr(&out));
+    let (status, out, err) =
+        Running::start(&["totems", "solve", &xs, "--pieces", "pentominoes", "--budget-ms", "600000"])
+            .interrupt()
+            .finish();
+    assert_eq!(status.code(), Some(3), "{err}");
+    assert!(out.starts_with("400 pieces (X400) in "), "{out}");
+    assert!(err.contains("note: stopped early (interrupted)"), "{err}");
     // The greedy never proves a box impossible: level 2 or 3 would take the ten minutes.
-    let round = spawn(&["totems", "round", "--seed", "1", "--solver", "greedy", "--budget-ms", "600000", "--json"]);
-    interrupt(&round.0);
-    let out = round.output();
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    let report: RoundReport = serde_json::from_slice(&out.stdout).unwrap();
+    let round = ["totems", "round", "--seed", "1", "--solver", "greedy", "--budget-ms", "600000"];
+    let (status, out, err) = Running::start(&[&round[..], &["--json"]].concat()).interrupt().finish();
+    assert_eq!(status.code(), Some(3), "{err}");
+    let report: RoundReport = serde_json::from_str(&out).unwrap();
     assert_eq!(report.stopped, Some(tessera_core::runtime::StopReason::Interrupted));
     assert!((1..10).contains(&report.levels.len()), "{:?}", report.levels);
-    let round = spawn(&["totems", "round", "--seed", "1", "--solver", "greedy", "--budget-ms", "600000"]);
-    interrupt(&round.0);
-    let out = round.output();
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    assert!(stdout(&out).contains("round stopped at level "), "{}", stdout(&out));
-    assert!(!stdout(&out).contains("round score"), "{}", stdout(&out));
+    let (status, out, err) = Running::start(&round).interrupt().finish();
+    assert_eq!(status.code(), Some(3), "{err}");
+    assert!(out.contains("round stopped at level "), "{out}");
+    assert!(!out.contains("round score"), "{out}");
 }
 
 /// Starts `tessera totems serve` on a free port with more options; returns it once it listens,
-/// its address, and the rest of its log.
-fn serve(options: &[&str]) -> (KillOnDrop, String, std::io::Lines<std::io::BufReader<std::process::ChildStderr>>) {
+/// and its address.
+fn serve(options: &[&str]) -> (Running, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr = format!("127.0.0.1:{port}");
-    let server = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["totems", "serve", "--addr", &addr, "--seed", "3"])
-        .args(options)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut server = Running::start(&[&["totems", "serve", "--addr", &addr, "--seed", "3"][..], options].concat());
     // The server says when it listens; a probe connection would use up a game.
-    let mut server = KillOnDrop(server);
-    let mut lines = std::io::BufReader::new(server.0.stderr.take().unwrap()).lines();
-    let head: Vec<String> =
-        lines.by_ref().map_while(Result::ok).take_while(|l| !l.starts_with("listening on ws://")).collect();
-    assert!(head.iter().all(|l| l.starts_with("seed:")), "{head:?}");
-    (server, addr, lines)
-}
-
-/// Starts `tessera` with its output piped.
-fn spawn(args: &[&str]) -> KillOnDrop {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_tessera"));
-    KillOnDrop(command.args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap())
-}
-
-/// Sends SIGINT to a child, as a Ctrl-C in its terminal would, once it catches the signal (its
-/// handler is set: before that, SIGINT would kill it outright).
-fn interrupt(child: &std::process::Child) {
-    let status = format!("/proc/{}/status", child.id());
-    let catches_sigint = || {
-        let text = std::fs::read_to_string(&status).unwrap_or_default();
-        let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:"));
-        mask.and_then(|m| u64::from_str_radix(m.trim(), 16).ok()).is_some_and(|m| m & 2 != 0)
-    };
-    // The handler is set as the process starts: a minute is plenty.
-    for tries in 0.. {
-        if catches_sigint() {
-            break;
-        }
-        assert!(tries < 6000, "the process never set its Ctrl-C handler");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(kill.success());
-}
-
-/// Kills a child if the test fails before it exits on its own.
-struct KillOnDrop(std::process::Child);
-
-impl KillOnDrop {
-    /// Waits for the child to exit: a minute at most, else the test fails (and the child is
-    /// killed) rather than hang.
-    fn wait(&mut self) -> std::process::ExitStatus {
-        for _ in 0..6000 {
-            if let Some(status) = self.0.try_wait().unwrap() {
-                return status;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        panic!("the process did not exit within a minute");
-    }
-
-    /// Waits for the child to exit (see [`KillOnDrop::wait`]), with what it wrote (a few
-    /// kilobytes at most: the pipes hold it).
-    fn output(mut self) -> std::process::Output {
-        use std::io::Read;
-        let status = self.wait();
-        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-        self.0.stdout.take().map(|mut o| o.read_to_end(&mut stdout).unwrap());
-        self.0.stderr.take().map(|mut e| e.read_to_end(&mut stderr).unwrap());
-        std::process::Output { status, stdout, stderr }
-    }
-}
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+    server.wait_for("listening on ws://");
+    (server, addr)
 }
