@@ -331,11 +331,11 @@ fn json_summary(summary: &impl Summary, stopped: &[StopMark]) -> Result<String> 
     Ok(format!("{}\n", serde_json::to_string(&value)?))
 }
 
-/// Parses a count of at least one.
+/// Parses a count of at least one (clap's message names the value: this one does not again).
 pub fn at_least_one(s: &str) -> Result<u64, String> {
     match s.parse::<u64>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("{s:?} is not a whole number of at least 1")),
+        _ => Err("not a whole number of at least 1".into()),
     }
 }
 

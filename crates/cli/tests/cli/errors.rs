@@ -201,3 +201,18 @@ fn output_paths_are_checked_before_the_work_and_left_alone_on_failure() {
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(names, vec!["packing.svg".to_string()], "only the picture");
 }
+
+#[test]
+fn a_bad_count_is_named_once() {
+    for args in [
+        &["pairs", "eval", "--runs", "0"][..],
+        &["tiling", "eval", "--runs", "x"],
+        &["totems", "solve", "I", "--budget-ms", "0"],
+    ] {
+        let err = stderr(&tessera(args));
+        let typed = args.last().unwrap();
+        assert_eq!(err.matches(&format!("'{typed}'")).count(), 1, "{err}");
+        assert_eq!(err.matches(&format!("\"{typed}\"")).count(), 0, "{err}");
+        assert!(err.contains("not a whole number of at least 1"), "{err}");
+    }
+}
