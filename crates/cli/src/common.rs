@@ -47,10 +47,13 @@ pub fn quit_on_interrupt<T>(f: impl FnOnce() -> T) -> T {
 /// What Ctrl-C does: ends the process while a command waits ([`quit_on_interrupt`]) or on the
 /// second press; otherwise asks every search to stop and report.
 pub fn on_interrupt() {
-    if QUIT_ON_INTERRUPT.load(Ordering::SeqCst) || tessera_core::runtime::interrupted() {
+    // The flag first, then the check: a command entering `quit_on_interrupt` in between sees
+    // the flag there and quits (both sides are sequentially consistent).
+    let second = tessera_core::runtime::interrupted();
+    tessera_core::runtime::interrupt();
+    if second || QUIT_ON_INTERRUPT.load(Ordering::SeqCst) {
         std::process::exit(INTERRUPTED_EXIT);
     }
-    tessera_core::runtime::interrupt();
 }
 
 /// `--threads`.

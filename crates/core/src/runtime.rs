@@ -15,12 +15,13 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Asks every running search to stop (called from a Ctrl-C handler).
 pub fn interrupt() {
-    INTERRUPTED.store(true, Ordering::Relaxed);
+    INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
 /// Whether [`interrupt`] was called.
 pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::Relaxed)
+    // Sequentially consistent, for the binary's Ctrl-C handler; on x86 a plain load all the same.
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 /// How often (in nodes) searches poll their [`Stop`].
