@@ -401,6 +401,9 @@ pub fn check_writable(path: &Path) -> Result<()> {
     if is_special(path) {
         return std::fs::OpenOptions::new().append(true).open(path).map(drop).with_context(cannot);
     }
+    if std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
+        bail!("cannot write {}: it is read-only", path.display());
+    }
     let probe = beside(path);
     File::create(&probe).with_context(cannot)?;
     let _ = std::fs::remove_file(&probe);
@@ -424,9 +427,10 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
     written.with_context(cannot)
 }
 
-/// Whether `path` exists and is neither a plain file nor a folder (a device, a pipe).
+/// Whether `path` exists and is not a plain file: a link (such as `/dev/stdout`), a device, a
+/// pipe. Such a path is written through, not replaced.
 fn is_special(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+    std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// A file name of this process beside `path`, for what is written there before it is whole.

@@ -200,6 +200,14 @@ fn output_paths_are_checked_before_the_work_and_left_alone_on_failure() {
     let names: Vec<String> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(names, vec!["packing.svg".to_string()], "only the picture");
+    // A link such as /dev/stdout is written through, not replaced.
+    let out = tessera(&["totems", "solve", "IJLOSTZ", "--svg", "/dev/stdout"]);
+    assert!(out.status.success() && stdout(&out).contains("<svg"), "{}", stderr(&out));
+    // A read-only file is left alone.
+    let mut perms = std::fs::metadata(&svg).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&svg, perms).unwrap();
+    fails_with(&["totems", "solve", "IJLOSTZ", "--svg", svg.to_str().unwrap()], "read-only");
 }
 
 #[test]
