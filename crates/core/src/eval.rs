@@ -272,6 +272,10 @@ pub fn merge_records<R: DeserializeOwned>(
     out.sort_by_key(|r| r.job);
     out.dedup_by_key(|r| r.job);
     let missing_count = of - out.len() as u64;
+    if missing_count == 0 {
+        // Every job has its record (a stopped shard was run again): nothing was stopped.
+        stopped.clear();
+    }
     let mut missing = Vec::new();
     let mut have = out.iter().map(|r| r.job).peekable();
     for j in 0..of {
@@ -473,5 +477,11 @@ mod tests {
         let merged: Merged<Out> = merge_records([("s".to_string(), &lines[..])]).unwrap();
         assert_eq!((merged.records.len(), merged.missing_count), (3, 5));
         assert_eq!(merged.stopped, vec![("s".to_string(), mark)]);
+        // The shard run again to its end: merged with it, nothing is stopped any more.
+        let mut whole = Vec::new();
+        let _ = run.run(&Budget::unlimited(), Some(&mut whole), |j, _| Out { v: j }).unwrap();
+        let merged: Merged<Out> =
+            merge_records([("s".to_string(), &lines[..]), ("again".to_string(), &whole[..])]).unwrap();
+        assert_eq!((merged.records.len(), merged.stopped.len()), (8, 0));
     }
 }
