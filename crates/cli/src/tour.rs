@@ -49,13 +49,7 @@ struct Entry {
 
 impl std::fmt::Display for Entry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.stopped {
-            let shown = self.demo.to_string();
-            let mark = if self.demo.ok { "ok" } else { "FAILED" };
-            write!(f, "{}stopped", shown.strip_suffix(mark).unwrap_or(&shown))
-        } else {
-            write!(f, "{}", self.demo)
-        }
+        if self.stopped { f.write_str(&self.demo.line("stopped")) } else { write!(f, "{}", self.demo) }
     }
 }
 

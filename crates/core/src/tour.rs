@@ -18,17 +18,23 @@ pub struct Demo {
     pub ok: bool,
 }
 
-impl std::fmt::Display for Demo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{:<8} {:<22} {:<36} {:>9.1} ms  {}",
+impl Demo {
+    /// The demonstration's line with another last word than `ok` or `FAILED` (such as
+    /// `stopped`).
+    pub fn line(&self, status: &str) -> String {
+        format!(
+            "{:<8} {:<22} {:<36} {:>9.1} ms  {status}",
             self.game,
             self.instance,
             self.result,
-            self.seconds * 1000.0,
-            if self.ok { "ok" } else { "FAILED" }
+            self.seconds * 1000.0
         )
+    }
+}
+
+impl std::fmt::Display for Demo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.line(if self.ok { "ok" } else { "FAILED" }))
     }
 }
 
