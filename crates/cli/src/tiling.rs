@@ -48,10 +48,14 @@ pub enum TilingCommand {
     Solve(SolveArgs),
     /// List the built-in puzzles.
     List,
-    /// Print a built-in puzzle in the text format (a starting point for your own).
+    /// Print a puzzle in the text format (a built-in one is a starting point for your own).
     Show {
-        /// Built-in puzzle name (see `tessera tiling list`).
+        /// Puzzle file (`-`: stdin) or built-in puzzle name (see `tessera tiling list`).
         name: String,
+        /// Every board and piece as coordinates, one cell per line (for scripts): square `x y`,
+        /// hex `q r`, triangle `x y t`, cube `x y z`.
+        #[arg(long)]
+        cells: bool,
     },
     /// Write a random puzzle with a planted tiling (cut a board into random pieces).
     Random(RandomArgs),
@@ -97,6 +101,10 @@ enum LatticeName {
     Square,
     /// Hexagonal cells, in rows shifted by half a cell.
     Hex,
+    /// Triangles, up and down in turn along each row.
+    Triangle,
+    /// Cubes, in a box `--depth` layers deep.
+    Cube,
 }
 
 impl From<LatticeName> for Lattice {
@@ -104,6 +112,8 @@ impl From<LatticeName> for Lattice {
         match name {
             LatticeName::Square => Lattice::Square,
             LatticeName::Hex => Lattice::Hex,
+            LatticeName::Triangle => Lattice::Triangle,
+            LatticeName::Cube => Lattice::Cube,
         }
     }
 }
@@ -154,6 +164,9 @@ pub struct ShapeArgs {
     /// Board height.
     #[arg(long, default_value_t = 6)]
     height: u32,
+    /// Board depth in layers (cube lattice only).
+    #[arg(long, default_value_t = 1)]
+    depth: u32,
     /// Cells removed at random.
     #[arg(long, default_value_t = 0)]
     holes: u32,
@@ -173,6 +186,7 @@ impl ShapeArgs {
         let spec = RandomSpec {
             lattice: self.lattice.into(),
             width: self.width,
+            depth: self.depth,
             height: self.height,
             holes: self.holes,
             min_piece: self.min_piece,
@@ -228,12 +242,14 @@ pub fn run(cmd: TilingCommand) -> Result<ExitCode> {
             emit(&list_builtin())?;
             Ok(ExitCode::SUCCESS)
         }
-        TilingCommand::Show { name } => {
-            let Some(text) = library::builtin_text(&name) else {
-                let names: Vec<&str> = library::builtin_names().collect();
-                bail!("no built-in puzzle {name:?} (`show` prints built-in puzzles: {})", names.join(", "))
-            };
-            emit(text)?;
+        TilingCommand::Show { name, cells } => {
+            if cells {
+                emit(&library::open(&name).map_err(with_example_hint)?.to_cells_text())?;
+            } else if let Some(text) = library::builtin_text(&name) {
+                emit(text)?;
+            } else {
+                emit(&library::open(&name).map_err(with_example_hint)?.to_text())?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         TilingCommand::Random(args) => {

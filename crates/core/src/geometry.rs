@@ -1,9 +1,22 @@
-//! Square and hexagonal lattices, their symmetries, polyforms and placements.
+//! The four lattices (square, hex, triangle, cube), their symmetries, polyforms and placements.
 //!
-//! Cells live in *lattice coordinates* [`Coord`]: `(x, y)` on the square lattice and axial
-//! `(q, r)` on the hexagonal lattice, where every symmetry is a linear map. Pictures use *offset
-//! coordinates* `(col, row)`: on the hex lattice odd rows are shifted half a cell to the right,
-//! as on the meteor board:
+//! Cells live in *lattice coordinates* [`Coord`], the coordinate form of puzzle files:
+//!
+//! | lattice | a cell | its neighbours |
+//! |---|---|---|
+//! | square | `(x, y)` | `(x±1, y)`, `(x, y±1)` |
+//! | hex | axial `(q, r)` | `(q±1, r)`, `(q, r±1)`, `(q+1, r-1)`, `(q-1, r+1)` |
+//! | triangle | `(x, y, t)`, `t` 0 for an up triangle, 1 for a down one | `(x, y, 0)`: `(x, y, 1)`, `(x-1, y, 1)`, `(x, y-1, 1)` |
+//! | cube | `(x, y, z)` | `(x±1, y, z)`, `(x, y±1, z)`, `(x, y, z±1)` |
+//!
+//! The triangles are those of the hex lattice's vertices: `(x, y, 0)` has the corners `(x, y)`,
+//! `(x+1, y)` and `(x, y+1)`, and `(x, y, 1)` the corners `(x+1, y)`, `(x, y+1)` and `(x+1, y+1)`
+//! (corners in axial coordinates). Every symmetry of a lattice is then a linear map of the
+//! corners (see [`Transform`]).
+//!
+//! Pictures use *offset coordinates* `(col, row)`, row 0 at the top. On the square lattice a
+//! picture cell is a lattice cell. On the hex lattice odd rows are shifted half a cell to the
+//! right, as on the meteor board:
 //!
 //! ```text
 //!  0 1 2 3 4      row 0: (q, r) = (col, 0)
@@ -11,21 +24,34 @@
 //!  . . . . .      row 2: (q, r) = (col - 1, 2)         (q±1, r), (q, r±1), (q+1, r-1), (q-1, r+1)
 //! ```
 //!
+//! On the triangle lattice every character is a triangle, up where `col + row` is even and down
+//! elsewhere; an up triangle shares its base with the down triangle drawn below it. Six triangles
+//! round a corner (a hexagon) are drawn `###` over `###`. Picture row `row` is `y = -row`.
+//! The cube lattice is drawn layer by layer (`z = 0, 1, ...`), side by side.
+//!
 //! The cube coordinates of an axial cell are `(q, -q - r, r)`; see [`Coord::cube`].
 
-/// A cell in lattice coordinates: `(x, y)` on the square lattice, axial `(q, r)` on the hex one.
+/// A cell in lattice coordinates: `(x, y)` on the square lattice, axial `(q, r)` on the hex one
+/// (`z` is 0 on both), `(x, y, t)` on the triangle lattice (`z` is `t`), `(x, y, z)` on the cube
+/// lattice.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Coord {
     /// Column-like axis (`x`, or axial `q`).
     pub x: i32,
-    /// Row axis (`y`, or axial `r`); grows downwards in pictures.
+    /// Row axis (`y`, or axial `r`); grows downwards in square and hex pictures.
     pub y: i32,
+    /// The layer of a cube cell, the kind of a triangle (0 up, 1 down); 0 on the plane lattices.
+    pub z: i32,
 }
 
 impl Coord {
-    /// Builds a coordinate.
+    /// A cell of a plane lattice (`z` = 0).
     pub const fn new(x: i32, y: i32) -> Self {
-        Coord { x, y }
+        Coord { x, y, z: 0 }
+    }
+    /// A cell with all three coordinates.
+    pub const fn at(x: i32, y: i32, z: i32) -> Self {
+        Coord { x, y, z }
     }
     /// Cube coordinates `(x, y, z)` with `x + y + z = 0` of an axial hex cell.
     pub const fn cube(self) -> (i32, i32, i32) {
@@ -33,17 +59,25 @@ impl Coord {
     }
     /// The axial cell of cube coordinates.
     pub const fn from_cube(x: i32, _y: i32, z: i32) -> Self {
-        Coord { x, y: z }
+        Coord::new(x, z)
     }
     const fn add(self, o: Coord) -> Coord {
-        Coord { x: self.x + o.x, y: self.y + o.y }
+        Coord { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
     }
     const fn sub(self, o: Coord) -> Coord {
-        Coord { x: self.x - o.x, y: self.y - o.y }
+        Coord { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
+    }
+    /// The order of cells in polyforms and boards: by layer (or triangle kind), row, column.
+    pub const fn key(self) -> (i32, i32, i32) {
+        (self.z, self.y, self.x)
+    }
+    /// The coordinates as a list of the lattice's arity (2 on square and hex, 3 otherwise).
+    pub fn coords(self, lattice: Lattice) -> Vec<i32> {
+        if lattice.arity() == 2 { vec![self.x, self.y] } else { vec![self.x, self.y, self.z] }
     }
 }
 
-/// The two lattices. Rotations are always allowed; reflections on request. In JSON, by
+/// The four lattices. Rotations are always allowed; reflections on request. In JSON, by
 /// [name](Lattice::name).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -52,57 +86,127 @@ pub enum Lattice {
     Square,
     /// Hexagonal cells in offset rows, 6 neighbours, 12 symmetries (6 rotations x mirror).
     Hex,
+    /// Triangles, 3 neighbours, 12 symmetries round a corner (6 rotations x mirror).
+    Triangle,
+    /// Cubes, 6 neighbours, 48 symmetries (24 rotations x mirror).
+    Cube,
 }
+
+/// Every lattice, in the order of their names in help texts.
+pub const LATTICES: [Lattice; 4] = [Lattice::Square, Lattice::Hex, Lattice::Triangle, Lattice::Cube];
 
 const SQUARE_DIRS: [Coord; 4] = [Coord::new(1, 0), Coord::new(0, 1), Coord::new(-1, 0), Coord::new(0, -1)];
 const HEX_DIRS: [Coord; 6] =
     [Coord::new(1, 0), Coord::new(0, 1), Coord::new(-1, 1), Coord::new(-1, 0), Coord::new(0, -1), Coord::new(1, -1)];
+/// From an up triangle `(x, y, 0)` to its neighbours, and from a down one `(x, y, 1)` to its.
+const UP_DIRS: [Coord; 3] = [Coord::at(0, 0, 1), Coord::at(-1, 0, 1), Coord::at(0, -1, 1)];
+const DOWN_DIRS: [Coord; 3] = [Coord::at(0, 0, -1), Coord::at(1, 0, -1), Coord::at(0, 1, -1)];
+const CUBE_DIRS: [Coord; 6] = [
+    Coord::at(1, 0, 0),
+    Coord::at(-1, 0, 0),
+    Coord::at(0, 1, 0),
+    Coord::at(0, -1, 0),
+    Coord::at(0, 0, 1),
+    Coord::at(0, 0, -1),
+];
 
 impl Lattice {
-    /// The lattice's name in files and on the command line: `square` or `hex`.
+    /// The lattice's name in files and on the command line.
     pub const fn name(self) -> &'static str {
         match self {
             Lattice::Square => "square",
             Lattice::Hex => "hex",
+            Lattice::Triangle => "triangle",
+            Lattice::Cube => "cube",
         }
     }
-    /// Unit steps to the neighbours of a cell.
-    pub const fn directions(self) -> &'static [Coord] {
+    /// Integers per cell in the coordinate form: 2 on square and hex, 3 on triangle and cube.
+    pub const fn arity(self) -> usize {
+        match self {
+            Lattice::Square | Lattice::Hex => 2,
+            Lattice::Triangle | Lattice::Cube => 3,
+        }
+    }
+    /// What a cell's coordinates are called, for messages: `x y`, `q r`, `x y t` or `x y z`.
+    pub const fn coordinate_names(self) -> &'static str {
+        match self {
+            Lattice::Square => "x y",
+            Lattice::Hex => "q r",
+            Lattice::Triangle => "x y t",
+            Lattice::Cube => "x y z",
+        }
+    }
+    /// Whether `c` is a cell of the lattice (a triangle's `t` is 0 or 1; plane cells have `z` 0).
+    pub const fn contains(self, c: Coord) -> bool {
+        match self {
+            Lattice::Square | Lattice::Hex => c.z == 0,
+            Lattice::Triangle => c.z == 0 || c.z == 1,
+            Lattice::Cube => true,
+        }
+    }
+    /// Unit steps from `c` to its neighbours.
+    pub const fn directions_of(self, c: Coord) -> &'static [Coord] {
         match self {
             Lattice::Square => &SQUARE_DIRS,
             Lattice::Hex => &HEX_DIRS,
+            Lattice::Triangle if c.z == 0 => &UP_DIRS,
+            Lattice::Triangle => &DOWN_DIRS,
+            Lattice::Cube => &CUBE_DIRS,
         }
     }
     /// The neighbours of `c`.
     pub fn neighbours(self, c: Coord) -> impl Iterator<Item = Coord> {
-        self.directions().iter().map(move |&d| c.add(d))
+        self.directions_of(c).iter().map(move |&d| c.add(d))
     }
-    /// Number of rotations (4 or 6).
+    /// Number of rotations (4, 6, 6 or 24).
     pub const fn rotations(self) -> u8 {
         match self {
             Lattice::Square => 4,
-            Lattice::Hex => 6,
+            Lattice::Hex | Lattice::Triangle => 6,
+            Lattice::Cube => 24,
         }
     }
-    /// Every symmetry of the lattice that fixes the origin: rotations first, then the mirrored
-    /// ones if `mirror`. The identity comes first.
+    /// Every symmetry of the lattice that fixes the origin (a corner of the triangle lattice):
+    /// rotations first, then the mirrored ones if `mirror`. The identity comes first.
     pub fn transforms(self, mirror: bool) -> impl Iterator<Item = Transform> {
         let n = self.rotations();
         let m = if mirror { 2 } else { 1 };
         (0..m).flat_map(move |k| (0..n).map(move |rot| Transform { lattice: self, rot, mirror: k == 1 }))
     }
-    /// Lattice coordinate of the picture cell at `(col, row)`.
-    pub const fn from_offset(self, col: i32, row: i32) -> Coord {
+    /// The translation that takes the lattice's cell of `c`'s kind at the origin to `c`: `c`
+    /// itself, but for triangles, whose kind `t` no translation changes.
+    pub const fn translation(self, c: Coord) -> Coord {
         match self {
-            Lattice::Square => Coord::new(col, row),
-            Lattice::Hex => Coord::new(col - row.div_euclid(2), row),
+            Lattice::Triangle => Coord::new(c.x, c.y),
+            _ => c,
         }
     }
-    /// Picture position `(col, row)` of a lattice cell.
+    /// Lattice coordinate of the picture cell at `(col, row)` (layer 0 on the cube lattice).
+    pub const fn from_offset(self, col: i32, row: i32) -> Coord {
+        match self {
+            Lattice::Square | Lattice::Cube => Coord::new(col, row),
+            Lattice::Hex => Coord::new(col - row.div_euclid(2), row),
+            Lattice::Triangle => {
+                let t = (col + row).rem_euclid(2);
+                Coord::at((col + row - t).div_euclid(2), -row, t)
+            }
+        }
+    }
+    /// Picture position `(col, row)` of a lattice cell (its layer ignored on the cube lattice).
     pub const fn to_offset(self, c: Coord) -> (i32, i32) {
         match self {
-            Lattice::Square => (c.x, c.y),
+            Lattice::Square | Lattice::Cube => (c.x, c.y),
             Lattice::Hex => (c.x + c.y.div_euclid(2), c.y),
+            Lattice::Triangle => (2 * c.x + c.y + c.z, -c.y),
+        }
+    }
+    /// Whether moving picture cells by `(dc, dr)` keeps them the same kind of cell (hex rows keep
+    /// their indentation, triangles point the same way).
+    pub const fn keeps_pictures(self, dc: i32, dr: i32) -> bool {
+        match self {
+            Lattice::Square | Lattice::Cube => true,
+            Lattice::Hex => dr.rem_euclid(2) == 0,
+            Lattice::Triangle => (dc + dr).rem_euclid(2) == 0,
         }
     }
 }
@@ -110,11 +214,10 @@ impl Lattice {
 impl std::str::FromStr for Lattice {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "square" => Ok(Lattice::Square),
-            "hex" => Ok(Lattice::Hex),
-            _ => Err(format!("unknown lattice {s:?} (expected square or hex)")),
-        }
+        LATTICES
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("unknown lattice {s:?} (expected square, hex, triangle or cube)"))
     }
 }
 
@@ -124,46 +227,94 @@ impl std::fmt::Display for Lattice {
     }
 }
 
-/// A symmetry of a lattice that fixes the origin: an optional mirror, then `rot` turns.
+/// A symmetry of a lattice that fixes the origin: an optional mirror, then rotation `rot`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Transform {
     /// The lattice acted on.
     pub lattice: Lattice,
-    /// Number of turns (90 degrees on the square lattice, 60 on the hex one).
+    /// Which rotation: that many turns (90 degrees on the square lattice, 60 on the hex and
+    /// triangle ones), or on the cube lattice the rotation of that index in a fixed list of 24
+    /// (0 is the identity).
     pub rot: u8,
-    /// Whether to mirror before turning.
+    /// Whether to mirror before turning (on the cube lattice: the point reflection `-c`).
     pub mirror: bool,
+}
+
+/// The 24 rotations of the cube as signed permutations: coordinate `k` of the image is
+/// `sign[k] * c[axis[k]]`. The identity first.
+const CUBE_ROTATIONS: [([usize; 3], [i32; 3]); 24] = cube_rotations();
+
+const fn cube_rotations() -> [([usize; 3], [i32; 3]); 24] {
+    let perms: [([usize; 3], i32); 6] =
+        [([0, 1, 2], 1), ([1, 2, 0], 1), ([2, 0, 1], 1), ([0, 2, 1], -1), ([2, 1, 0], -1), ([1, 0, 2], -1)];
+    let mut out = [([0, 1, 2], [1, 1, 1]); 24];
+    let (mut n, mut p) = (0, 0);
+    while p < 6 {
+        let mut s = 0;
+        while s < 8 {
+            let sign = [1 - 2 * (s & 1), 1 - 2 * ((s >> 1) & 1), 1 - 2 * ((s >> 2) & 1)];
+            // A rotation has determinant +1: the permutation's parity times the signs.
+            if perms[p].1 * sign[0] * sign[1] * sign[2] == 1 {
+                out[n] = (perms[p].0, sign);
+                n += 1;
+            }
+            s += 1;
+        }
+        p += 1;
+    }
+    out
 }
 
 impl Transform {
     /// Applies the transform to a cell.
-    pub fn apply(self, mut c: Coord) -> Coord {
+    pub fn apply(self, c: Coord) -> Coord {
         match self.lattice {
             Lattice::Square => {
+                let (mut x, mut y) = (c.x, c.y);
                 if self.mirror {
-                    c = Coord::new(-c.x, c.y);
+                    x = -x;
                 }
                 for _ in 0..self.rot {
-                    c = Coord::new(-c.y, c.x);
+                    (x, y) = (-y, x);
                 }
+                Coord::new(x, y)
             }
             Lattice::Hex => {
-                if self.mirror {
-                    // Cube (x, y, z) -> (x, z, y): a reflection through the q axis.
-                    c = Coord::new(c.x, -c.x - c.y);
-                }
-                for _ in 0..self.rot {
-                    // Cube (x, y, z) -> (-z, -x, -y): a 60 degree turn.
-                    c = Coord::new(-c.y, c.x + c.y);
-                }
+                let (x, y) = self.axial(c.x, c.y);
+                Coord::new(x, y)
+            }
+            Lattice::Triangle => {
+                // Three times the triangle's centre, in axial coordinates of the corners: the
+                // corners' symmetries map it linearly.
+                let (x, y) = self.axial(3 * c.x + 1 + c.z, 3 * c.y + 1 + c.z);
+                let t = x.rem_euclid(3) - 1;
+                Coord::at((x - 1 - t).div_euclid(3), (y - 1 - t).div_euclid(3), t)
+            }
+            Lattice::Cube => {
+                let v = if self.mirror { [-c.x, -c.y, -c.z] } else { [c.x, c.y, c.z] };
+                let (axis, sign) = CUBE_ROTATIONS[self.rot as usize % 24];
+                Coord::at(sign[0] * v[axis[0]], sign[1] * v[axis[1]], sign[2] * v[axis[2]])
             }
         }
-        c
+    }
+
+    /// The transform on the axial plane of the hex lattice.
+    fn axial(self, mut x: i32, mut y: i32) -> (i32, i32) {
+        if self.mirror {
+            // Cube (x, y, z) -> (x, z, y): a reflection through the q axis.
+            y = -x - y;
+        }
+        for _ in 0..self.rot {
+            // Cube (x, y, z) -> (-z, -x, -y): a 60 degree turn.
+            (x, y) = (-y, x + y);
+        }
+        (x, y)
     }
 }
 
-/// A polyform: a finite set of cells, kept in normal form (sorted by row then column, translated
-/// so that the first cell is the origin). Two polyforms are equal iff they are translates.
+/// A polyform: a finite set of cells, kept in normal form (sorted by [`Coord::key`], translated
+/// so that the first cell is the origin, or on the triangle lattice the triangle of its kind at
+/// the origin). Two polyforms are equal iff they are translates.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Polyform {
     lattice: Lattice,
@@ -174,11 +325,12 @@ impl Polyform {
     /// Normalises a set of cells (duplicates removed).
     pub fn new(lattice: Lattice, cells: impl IntoIterator<Item = Coord>) -> Self {
         let mut cells: Vec<Coord> = cells.into_iter().collect();
-        cells.sort_by_key(|c| (c.y, c.x));
+        cells.sort_by_key(|c| c.key());
         cells.dedup();
         if let Some(&first) = cells.first() {
+            let shift = lattice.translation(first);
             for c in &mut cells {
-                *c = c.sub(first);
+                *c = c.sub(shift);
             }
         }
         Polyform { lattice, cells }
@@ -210,7 +362,7 @@ impl Polyform {
     /// The distinct orientations: the images under every rotation (and every reflection if
     /// `mirror`), duplicates removed, in a fixed order starting with the polyform itself.
     pub fn orientations(&self, mirror: bool) -> Vec<Polyform> {
-        // At most 12 images: a list beats hashing them.
+        // At most 48 images: a list beats hashing them.
         let mut out: Vec<Polyform> = Vec::with_capacity(2 * usize::from(self.lattice.rotations()));
         for p in self.lattice.transforms(mirror).map(|t| self.transformed(t)) {
             if !out.contains(&p) {
@@ -219,15 +371,18 @@ impl Polyform {
         }
         out
     }
+    /// The mirror image (a reflection: any one will do, polyforms being equal up to rotation).
+    pub fn mirrored(&self) -> Polyform {
+        self.transformed(Transform { lattice: self.lattice, rot: 0, mirror: true })
+    }
     /// Whether the polyform is its own mirror image up to rotation.
     pub fn is_achiral(&self) -> bool {
-        let mirrored = self.transformed(Transform { lattice: self.lattice, rot: 0, mirror: true });
-        self.orientations(false).contains(&mirrored)
+        self.orientations(false).contains(&self.mirrored())
     }
     /// Whether every cell can reach every other through neighbours.
     pub fn is_connected(&self) -> bool {
-        // Cells are sorted by row then column: a neighbour is found by binary search.
-        let find = |c: Coord| self.cells.binary_search_by_key(&(c.y, c.x), |d| (d.y, d.x)).ok();
+        // Cells are sorted by key: a neighbour is found by binary search.
+        let find = |c: Coord| self.cells.binary_search_by_key(&c.key(), |d| d.key()).ok();
         let mut seen = vec![false; self.cells.len()];
         let mut stack: Vec<usize> = if self.cells.is_empty() { vec![] } else { vec![0] };
         let mut reached = 0;
@@ -239,28 +394,36 @@ impl Polyform {
         }
         reached == self.cells.len()
     }
-    /// Picture cells `(col, row)` with the bounding box moved to `(0, 0)`.
+    /// Picture cells `(col, row)` with the bounding box moved to `(0, 0)` (as near as the
+    /// lattice allows: hex rows keep their indentation and triangles their direction). Plane
+    /// lattices only: on the cube lattice the layers fall on each other.
     pub fn offsets(&self) -> Vec<(i32, i32)> {
         let raw: Vec<(i32, i32)> = self.cells.iter().map(|&c| self.lattice.to_offset(c)).collect();
-        // Keep the row parity (it matters on the hex lattice): shift rows by an even amount only.
-        let min_row = raw.iter().map(|p| p.1).min().unwrap_or(0);
-        let dr = if self.lattice == Lattice::Hex { min_row - min_row.rem_euclid(2) } else { min_row };
-        let moved: Vec<(i32, i32)> = raw.iter().map(|&(c, r)| (c, r - dr)).collect();
-        let min_col = moved.iter().map(|p| p.0).min().unwrap_or(0);
-        moved.into_iter().map(|(c, r)| (c - min_col, r)).collect()
+        to_corner(self.lattice, raw)
     }
+}
+
+/// Picture cells moved as near to `(0, 0)` as the lattice allows (see [`Polyform::offsets`]).
+pub fn to_corner(lattice: Lattice, cells: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
+    let min_row = cells.iter().map(|p| p.1).min().unwrap_or(0);
+    let min_col = cells.iter().map(|p| p.0).min().unwrap_or(0);
+    // Move by an even number of rows on the hex lattice, and keep col + row's parity on the
+    // triangle one (moving one column less if needed).
+    let dr = if lattice == Lattice::Hex { min_row - min_row.rem_euclid(2) } else { min_row };
+    let dc = if lattice.keeps_pictures(min_col, dr) { min_col } else { min_col - 1 };
+    cells.into_iter().map(|(c, r)| (c - dc, r - dr)).collect()
 }
 
 /// The cells of a board in lattice coordinates, numbered in the order given, over a dense grid of
 /// the board's bounding box (so a board's bounding box should stay within a few million cells).
 #[derive(Clone, Debug)]
 pub struct BoardIndex {
+    lattice: Lattice,
     cells: Vec<Coord>,
-    x0: i32,
-    y0: i32,
-    width: i32,
-    height: i32,
-    /// Per grid position (row by row): the board cell there, or `u32::MAX`.
+    low: Coord,
+    /// Extent along x, y and z.
+    size: [i32; 3],
+    /// Per grid position (layer by layer, row by row): the board cell there, or `u32::MAX`.
     grid: Vec<u32>,
 }
 
@@ -269,14 +432,23 @@ impl BoardIndex {
     /// cell of the bounding box: callers keep it small (puzzles are checked for that first).
     ///
     /// # Panics
-    /// If the bounding box is wider or higher than `i32::MAX` cells.
-    pub fn new(cells: &[Coord]) -> Self {
-        let (x0, y0) = (cells.iter().map(|c| c.x).min().unwrap_or(0), cells.iter().map(|c| c.y).min().unwrap_or(0));
-        let extent = |d: i64| i32::try_from(d + 1).unwrap_or_else(|_| panic!("a board {} cells across", d + 1));
-        let width = extent(cells.iter().map(|c| i64::from(c.x) - i64::from(x0)).max().unwrap_or(-1));
-        let height = extent(cells.iter().map(|c| i64::from(c.y) - i64::from(y0)).max().unwrap_or(-1));
-        let mut grid = vec![u32::MAX; width as usize * height as usize];
-        let mut index = BoardIndex { cells: cells.to_vec(), x0, y0, width, height, grid: Vec::new() };
+    /// If the bounding box is wider, higher or deeper than `i32::MAX` cells.
+    pub fn new(lattice: Lattice, cells: &[Coord]) -> Self {
+        let axis = |f: fn(&Coord) -> i32| {
+            let lo = cells.iter().map(f).min().unwrap_or(0);
+            let hi = cells.iter().map(f).max().unwrap_or(lo - 1);
+            let d = i64::from(hi) - i64::from(lo) + 1;
+            (lo, i32::try_from(d).unwrap_or_else(|_| panic!("a board {d} cells across")))
+        };
+        let ((x0, w), (y0, h), (z0, d)) = (axis(|c| c.x), axis(|c| c.y), axis(|c| c.z));
+        let mut index = BoardIndex {
+            lattice,
+            cells: cells.to_vec(),
+            low: Coord::at(x0, y0, z0),
+            size: [w, h, d],
+            grid: Vec::new(),
+        };
+        let mut grid = vec![u32::MAX; w as usize * h as usize * d as usize];
         for (k, &c) in cells.iter().enumerate() {
             grid[index.position(c)] = k as u32;
         }
@@ -292,14 +464,22 @@ impl BoardIndex {
     /// The grid position of a cell inside the bounding box.
     #[inline]
     fn position(&self, c: Coord) -> usize {
-        (c.y - self.y0) as usize * self.width as usize + (c.x - self.x0) as usize
+        let [w, h, _] = self.size.map(|s| s as usize);
+        let (x, y, z) = ((c.x - self.low.x) as usize, (c.y - self.low.y) as usize, (c.z - self.low.z) as usize);
+        (z * h + y) * w + x
+    }
+
+    /// Whether `c` lies inside the bounding box.
+    #[inline]
+    fn inside(&self, c: Coord) -> bool {
+        let d = c.sub(self.low);
+        (d.x as u32) < self.size[0] as u32 && (d.y as u32) < self.size[1] as u32 && (d.z as u32) < self.size[2] as u32
     }
 
     /// The number of the board cell at `c` (`None` off the board).
     #[inline]
     pub fn get(&self, c: Coord) -> Option<usize> {
-        let (x, y) = (c.x.wrapping_sub(self.x0) as u32, c.y.wrapping_sub(self.y0) as u32);
-        if x >= self.width as u32 || y >= self.height as u32 {
+        if !self.inside(c) {
             return None;
         }
         let k = self.grid[self.position(c)];
@@ -307,9 +487,9 @@ impl BoardIndex {
     }
 
     /// Every placement of every orientation of a piece on the board: for each orientation and
-    /// each board cell as the anchor of the orientation's first cell, the numbers of the covered
-    /// cells if all are on the board, in the orientation's order. (Orientations are in normal
-    /// form: no cell lies in a row above the first one, which the box test below relies on.)
+    /// each board cell as the place of the orientation's first cell (one of its kind, on the
+    /// triangle lattice), the numbers of the covered cells if all are on the board, in the
+    /// orientation's order.
     ///
     /// Distinct orientations anchored at distinct cells give distinct cell sets, so the result
     /// holds no duplicates.
@@ -323,19 +503,32 @@ impl BoardIndex {
     /// allocating.
     pub fn for_each_placement(&self, orientations: &[Polyform], mut visit: impl FnMut(&[u32])) {
         let (mut cells, mut steps) = (Vec::new(), Vec::new());
+        let [w, h, _] = self.size.map(|s| s as isize);
         for o in orientations {
+            let Some(&first) = o.cells.first() else { continue };
             // The orientation's box around its first cell, and each cell as a step in the grid.
-            let (lo, hi) = (o.cells.iter().map(|c| c.x).min(), o.cells.iter().map(|c| c.x).max());
-            let (Some(lo), Some(hi)) = (lo, hi) else { continue };
-            let depth = o.cells.iter().map(|c| c.y).max().unwrap_or(0);
+            let rel: Vec<Coord> = o.cells.iter().map(|&c| c.sub(first)).collect();
+            let lo = Coord::at(
+                rel.iter().map(|c| c.x).min().unwrap_or(0),
+                rel.iter().map(|c| c.y).min().unwrap_or(0),
+                rel.iter().map(|c| c.z).min().unwrap_or(0),
+            );
+            let hi = Coord::at(
+                rel.iter().map(|c| c.x).max().unwrap_or(0),
+                rel.iter().map(|c| c.y).max().unwrap_or(0),
+                rel.iter().map(|c| c.z).max().unwrap_or(0),
+            );
             steps.clear();
-            steps.extend(o.cells.iter().map(|c| c.y as isize * self.width as isize + c.x as isize));
+            steps.extend(rel.iter().map(|c| (c.z as isize * h + c.y as isize) * w + c.x as isize));
             cells.resize(steps.len(), 0);
             for &anchor in &self.cells {
                 // Hot: one box test per anchor, then one grid load per cell (no branch: about
-                // half the anchors fail, at any of the cells).
-                let (x, y) = (anchor.x - self.x0, anchor.y - self.y0);
-                if x + lo < 0 || x + hi >= self.width || y + depth >= self.height {
+                // half the anchors fail, at any of the cells). A triangle's first cell goes on
+                // triangles of its kind only.
+                if anchor.z != first.z && self.lattice == Lattice::Triangle {
+                    continue;
+                }
+                if !self.inside(anchor.add(lo)) || !self.inside(anchor.add(hi)) {
                     continue;
                 }
                 let base = self.position(anchor) as isize;
@@ -363,27 +556,136 @@ mod tests {
 
     #[test]
     fn lattices_are_named_in_json() {
-        for lattice in [Lattice::Square, Lattice::Hex] {
+        for lattice in LATTICES {
             let json = serde_json::to_string(&lattice).unwrap();
             assert_eq!(json, format!("\"{}\"", lattice.name()));
             assert_eq!(serde_json::from_str::<Lattice>(&json).unwrap(), lattice);
+            assert_eq!(lattice.name().parse::<Lattice>(), Ok(lattice));
+        }
+        assert!("cubic".parse::<Lattice>().unwrap_err().contains("triangle or cube"));
+    }
+
+    /// Cells of a lattice around the origin.
+    fn patch(lattice: Lattice) -> Vec<Coord> {
+        let r = -3..=3;
+        let layers = match lattice {
+            Lattice::Square | Lattice::Hex => 0..=0,
+            Lattice::Triangle => 0..=1,
+            Lattice::Cube => -3..=3,
+        };
+        layers.flat_map(|z| r.clone().flat_map(move |y| (-3..=3).map(move |x| Coord::at(x, y, z)))).collect()
+    }
+
+    #[test]
+    fn every_lattice_symmetry_maps_neighbours_to_neighbours() {
+        for lattice in LATTICES {
+            let ts: Vec<Transform> = lattice.transforms(true).collect();
+            assert_eq!(ts.len(), 2 * lattice.rotations() as usize);
+            let cells = patch(lattice);
+            // All distinct, a permutation of the lattice, and neighbours stay neighbours.
+            let images: HashSet<Vec<Coord>> = ts.iter().map(|&t| cells.iter().map(|&c| t.apply(c)).collect()).collect();
+            assert_eq!(images.len(), ts.len(), "{lattice}: distinct transforms");
+            for &t in &ts {
+                for &c in &cells {
+                    let image = t.apply(c);
+                    assert!(lattice.contains(image), "{lattice}: {t:?} maps {c:?} off the lattice");
+                    for n in lattice.neighbours(c) {
+                        assert!(
+                            lattice.neighbours(image).any(|m| m == t.apply(n)),
+                            "{lattice}: {t:?} parts {c:?} from {n:?}"
+                        );
+                    }
+                }
+            }
+            // Neighbourhood is symmetric.
+            for &c in &cells {
+                for n in lattice.neighbours(c) {
+                    assert!(lattice.neighbours(n).any(|m| m == c), "{lattice}: {c:?} and {n:?}");
+                }
+            }
         }
     }
 
     #[test]
+    fn triangles_touch_as_the_coordinate_form_says() {
+        let mut ns: Vec<Coord> = Lattice::Triangle.neighbours(Coord::at(2, 5, 0)).collect();
+        ns.sort();
+        assert_eq!(ns, vec![Coord::at(1, 5, 1), Coord::at(2, 4, 1), Coord::at(2, 5, 1)]);
+        // Pictures: up where col + row is even, and an up triangle's base is the cell below.
+        for row in -3..3 {
+            for col in -3..3 {
+                let c = Lattice::Triangle.from_offset(col, row);
+                assert_eq!(Lattice::Triangle.to_offset(c), (col, row));
+                assert_eq!(c.z == 0, (col + row) % 2 == 0);
+                let beside = [Lattice::Triangle.from_offset(col - 1, row), Lattice::Triangle.from_offset(col + 1, row)];
+                assert!(beside.iter().all(|&b| Lattice::Triangle.neighbours(c).any(|n| n == b)));
+                let across = Lattice::Triangle.from_offset(col, if c.z == 0 { row + 1 } else { row - 1 });
+                assert!(Lattice::Triangle.neighbours(c).any(|n| n == across));
+            }
+        }
+    }
+
+    #[test]
+    fn polyiamonds_and_polycubes_have_their_orientations() {
+        let tri = |cells: &[(i32, i32)]| Polyform::from_offsets(Lattice::Triangle, cells.iter().copied());
+        // A lone triangle: up and down. The diamond: 3. The hexagon: 1.
+        assert_eq!(tri(&[(0, 0)]).orientations(true).len(), 2);
+        assert_eq!(tri(&[(0, 0), (1, 0)]).orientations(true).len(), 3);
+        assert_eq!(tri(&[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]).orientations(true).len(), 1);
+        // The triamond (a trapezoid, a mirror line of its own): 6.
+        let t3 = tri(&[(0, 0), (1, 0), (2, 0)]);
+        assert!(t3.is_connected() && t3.is_achiral());
+        assert_eq!(t3.orientations(true).len(), 6);
+        // The tetriamond bar (a parallelogram, a half turn of its own but no mirror line): 3 of
+        // each hand.
+        let bar = tri(&[(0, 0), (1, 0), (2, 0), (3, 0)]);
+        assert!(!bar.is_achiral());
+        assert_eq!((bar.orientations(false).len(), bar.orientations(true).len()), (3, 6));
+        let cube =
+            |cells: &[(i32, i32, i32)]| Polyform::new(Lattice::Cube, cells.iter().map(|&(x, y, z)| Coord::at(x, y, z)));
+        // Polycubes: a domino has 3 orientations, an L tricube 12, the chiral tetracube 12 of
+        // each hand (24 with reflections), the 2x2x2 cube 1.
+        assert_eq!(cube(&[(0, 0, 0), (1, 0, 0)]).orientations(true).len(), 3);
+        assert_eq!(cube(&[(0, 0, 0), (1, 0, 0), (0, 1, 0)]).orientations(false).len(), 12);
+        let screw = cube(&[(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 1, 1)]);
+        assert!(!screw.is_achiral() && screw.is_connected());
+        assert_eq!((screw.orientations(false).len(), screw.orientations(true).len()), (12, 24));
+        let block: Vec<(i32, i32, i32)> = (0..8).map(|k| (k & 1, k >> 1 & 1, k >> 2)).collect();
+        assert_eq!(cube(&block).orientations(true).len(), 1);
+        assert!(!cube(&[(0, 0, 0), (1, 0, 1)]).is_connected());
+    }
+
+    #[test]
+    fn placements_in_a_box_and_on_triangles() {
+        // Dominoes in a 2x2x2 box: 12 edges; a lone triangle on a hexagon: 6, each once.
+        let cells: Vec<Coord> = (0..8).map(|k| Coord::at(k & 1, k >> 1 & 1, k >> 2)).collect();
+        let domino = Polyform::new(Lattice::Cube, [Coord::at(0, 0, 0), Coord::at(1, 0, 0)]);
+        assert_eq!(BoardIndex::new(Lattice::Cube, &cells).placements(&domino.orientations(true)).len(), 12);
+        let hexagon: Vec<Coord> = [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
+            .iter()
+            .map(|&(c, r)| Lattice::Triangle.from_offset(c, r))
+            .collect();
+        let index = BoardIndex::new(Lattice::Triangle, &hexagon);
+        let one = Polyform::new(Lattice::Triangle, [Coord::at(0, 0, 0)]);
+        assert_eq!(index.placements(&one.orientations(true)).len(), 6);
+        let diamond = Polyform::from_offsets(Lattice::Triangle, [(0, 0), (1, 0)]);
+        assert_eq!(index.placements(&diamond.orientations(true)).len(), 6, "one per inner side");
+    }
+
+    #[test]
     fn transforms_are_symmetries() {
-        for lattice in [Lattice::Square, Lattice::Hex] {
+        for lattice in LATTICES {
             let ts: Vec<_> = lattice.transforms(true).collect();
             assert_eq!(ts.len(), 2 * lattice.rotations() as usize);
             for t in ts {
                 // Neighbours map to neighbours.
-                let dirs: HashSet<Coord> = lattice.directions().iter().copied().collect();
-                for &d in lattice.directions() {
+                let dirs: HashSet<Coord> = lattice.neighbours(Coord::default()).collect();
+                for d in lattice.neighbours(Coord::default()).filter(|_| lattice != Lattice::Triangle) {
                     assert!(dirs.contains(&t.apply(d)), "{t:?} maps {d:?} off the lattice");
                 }
             }
             // A full turn is the identity; a mirror is an involution.
-            let c = Coord::new(3, -2);
+            let c = Coord::at(3, -2, if lattice == Lattice::Cube { 5 } else { 0 });
             let turn = Transform { lattice, rot: 1, mirror: false };
             let mut d = c;
             for _ in 0..lattice.rotations() {
@@ -453,7 +755,7 @@ mod tests {
     #[test]
     fn placements_on_a_rectangle() {
         let board: Vec<Coord> = (0..2).flat_map(|y| (0..3).map(move |x| Coord::new(x, y))).collect();
-        let index = BoardIndex::new(&board);
+        let index = BoardIndex::new(Lattice::Square, &board);
         let domino = square(&[(0, 0), (1, 0)]);
         let all = index.placements(&domino.orientations(true));
         assert_eq!(all.len(), 7, "4 horizontal + 3 vertical dominoes on 3x2");

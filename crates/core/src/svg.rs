@@ -1,4 +1,5 @@
-//! SVG pictures of labelled boards: one colour per label, square or hexagonal cells.
+//! SVG pictures of labelled boards: one colour per label, square, hexagonal or triangular cells
+//! (a cube board is drawn layer by layer, as squares: the caller lays the layers out).
 //!
 //! ```
 //! use tessera_core::geometry::Lattice;
@@ -14,6 +15,9 @@ use crate::geometry::Lattice;
 
 /// Side of a cell in SVG units.
 const CELL: f64 = 24.0;
+
+/// Side of a triangle in SVG units (larger than a square's: a label must fit inside).
+const TRIANGLE: f64 = 32.0;
 
 /// A colour for the `k`-th label: hues spread by the golden angle, so neighbours in the label
 /// order differ strongly.
@@ -58,18 +62,38 @@ pub fn outline_path(lattice: Lattice, pieces: &[Vec<(i32, i32)>]) -> String {
 fn corners(lattice: Lattice, col: i32, row: i32) -> Vec<(f64, f64)> {
     let (x, y) = centre(lattice, col, row);
     match lattice {
-        Lattice::Square => {
+        Lattice::Square | Lattice::Cube => {
             let h = CELL / 2.0;
             vec![(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
         }
         Lattice::Hex => (0..6).map(|k| hexagon_corner(x, y, k)).collect(),
+        Lattice::Triangle => {
+            let (h, top) = (triangle_height(), triangle_height() * row as f64);
+            if points_up(col, row) {
+                vec![(x, top), (x + TRIANGLE / 2.0, top + h), (x - TRIANGLE / 2.0, top + h)]
+            } else {
+                vec![(x - TRIANGLE / 2.0, top), (x + TRIANGLE / 2.0, top), (x, top + h)]
+            }
+        }
     }
+}
+
+/// Whether the triangle at picture cell `(col, row)` points up.
+fn points_up(col: i32, row: i32) -> bool {
+    (col + row).rem_euclid(2) == 0
+}
+
+/// Height of a triangle.
+fn triangle_height() -> f64 {
+    TRIANGLE * 3f64.sqrt() / 2.0
 }
 
 /// The cell across each side of a cell, in the order of [`corners`]' sides.
 fn neighbours(lattice: Lattice, col: i32, row: i32) -> Vec<(i32, i32)> {
     match lattice {
-        Lattice::Square => vec![(col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)],
+        Lattice::Square | Lattice::Cube => vec![(col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)],
+        Lattice::Triangle if points_up(col, row) => vec![(col + 1, row), (col, row + 1), (col - 1, row)],
+        Lattice::Triangle => vec![(col, row - 1), (col + 1, row), (col - 1, row)],
         Lattice::Hex => {
             // Odd rows are shifted half a cell right: the cells above and below lie half a cell
             // left (even rows) or right (odd rows).
@@ -88,8 +112,9 @@ fn drawn(lattice: Lattice, cells: &[(i32, i32, char)], outline: &str, title: &st
     let centres: Vec<(f64, f64)> = cells.iter().map(|&(c, r, _)| centre(lattice, c, r)).collect();
     // Cells reach half a cell around their centre across, and a hexagon's radius up and down.
     let (half_w, half_h) = match lattice {
-        Lattice::Square => (CELL / 2.0, CELL / 2.0),
+        Lattice::Square | Lattice::Cube => (CELL / 2.0, CELL / 2.0),
         Lattice::Hex => (CELL / 2.0, hex_radius()),
+        Lattice::Triangle => (TRIANGLE / 2.0, triangle_height() * 2.0 / 3.0),
     };
     let (w, h) = centres.iter().fold((0.0f64, 0.0f64), |(w, h), &(x, y)| (w.max(x), h.max(y)));
     // An outline's stroke reaches a pixel past the cells: room for it at the edges.
@@ -105,10 +130,10 @@ fn drawn(lattice: Lattice, cells: &[(i32, i32, char)], outline: &str, title: &st
         out,
         r##"<g stroke="#ffffff" stroke-width="1.5" font-family="monospace" font-size="11" text-anchor="middle">"##
     );
-    for (&(_, _, l), &(x, y)) in cells.iter().zip(&centres) {
+    for (&(col, row, l), &(x, y)) in cells.iter().zip(&centres) {
         let fill = colour_of(l);
         match lattice {
-            Lattice::Square => {
+            Lattice::Square | Lattice::Cube => {
                 let _ = writeln!(
                     out,
                     r#"<rect x="{:.1}" y="{:.1}" width="{CELL}" height="{CELL}" fill="{fill}"/>"#,
@@ -118,6 +143,11 @@ fn drawn(lattice: Lattice, cells: &[(i32, i32, char)], outline: &str, title: &st
             }
             Lattice::Hex => {
                 let _ = writeln!(out, r#"<polygon points="{}" fill="{fill}"/>"#, hexagon(x, y));
+            }
+            Lattice::Triangle => {
+                let points: Vec<String> =
+                    corners(lattice, col, row).iter().map(|(cx, cy)| format!("{cx:.1},{cy:.1}")).collect();
+                let _ = writeln!(out, r#"<polygon points="{}" fill="{fill}"/>"#, points.join(" "));
             }
         }
         if l != '.' {
@@ -146,10 +176,15 @@ fn hex_radius() -> f64 {
 }
 
 /// Centre of a picture cell, so that the board starts at `(0, 0)`. Hex cells are pointy-topped,
-/// odd rows shifted half a cell right, rows 1.5 radii apart.
+/// odd rows shifted half a cell right, rows 1.5 radii apart. Triangles are half a side apart
+/// in a row; their centre is a third of the way up from their base.
 fn centre(lattice: Lattice, col: i32, row: i32) -> (f64, f64) {
     match lattice {
-        Lattice::Square => (CELL * (col as f64 + 0.5), CELL * (row as f64 + 0.5)),
+        Lattice::Square | Lattice::Cube => (CELL * (col as f64 + 0.5), CELL * (row as f64 + 0.5)),
+        Lattice::Triangle => {
+            let third = if points_up(col, row) { 2.0 / 3.0 } else { 1.0 / 3.0 };
+            (TRIANGLE / 2.0 * (col as f64 + 1.0), triangle_height() * (row as f64 + third))
+        }
         Lattice::Hex => {
             let shift = if row.rem_euclid(2) == 1 { 0.5 } else { 0.0 };
             (CELL * (col as f64 + shift + 0.5), hex_radius() * (1.0 + 1.5 * row as f64))
@@ -192,6 +227,15 @@ mod tests {
         d.split('M').skip(1).map(|s| s.split_once('L').unwrap()).map(|(a, b)| (point(a), point(b))).collect()
     }
 
+    fn corners_sides(lattice: Lattice, (col, row): (i32, i32)) -> Vec<((f64, f64), (f64, f64))> {
+        let c = corners(lattice, col, row);
+        (0..c.len()).map(|k| (c[k], c[(k + 1) % c.len()])).collect()
+    }
+
+    fn close(a: (f64, f64), b: (f64, f64)) -> bool {
+        (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6
+    }
+
     #[test]
     fn outlines_run_round_each_piece() {
         // Two dominoes side by side: 6 sides each, none between their own two cells.
@@ -216,6 +260,21 @@ mod tests {
         let svg = pieces_svg(Lattice::Square, &[(0, 0, 'A'), (1, 0, 'A')], &pieces[..1], "t");
         assert!(svg.contains(&format!(r#"<path d="{}""#, outline_path(Lattice::Square, &pieces[..1]))));
         assert!(svg.contains(r#"viewBox="-1 -1 50.0 26.0""#), "room for the outline's stroke");
+        // Six triangles round a corner: 6 outer sides; every inner side is shared, so a side
+        // drawn by one triangle's neighbour list is drawn from the other's too.
+        let hexagon = vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)];
+        assert_eq!(sides(&outline_path(Lattice::Triangle, &[hexagon])).len(), 6);
+        for (col, row) in [(0, 0), (1, 0), (3, 2), (0, 1)] {
+            let singles: Vec<Vec<(i32, i32)>> = vec![vec![(col, row)]];
+            let corners = corners(Lattice::Triangle, col, row);
+            for (k, n) in neighbours(Lattice::Triangle, col, row).into_iter().enumerate() {
+                // The side towards a neighbour is one of the neighbour's sides, reversed.
+                let side = (corners[k], corners[(k + 1) % 3]);
+                let theirs = corners_sides(Lattice::Triangle, n);
+                assert!(theirs.iter().any(|&(a, b)| close(a, side.1) && close(b, side.0)), "({col}, {row}) to {n:?}");
+            }
+            assert_eq!(sides(&outline_path(Lattice::Triangle, &singles)).len(), 3);
+        }
         let plain = board_svg(Lattice::Square, &[(0, 0, 'A')], "t");
         assert!(!plain.contains("<path") && plain.contains(r#"viewBox="0 0 24.0 24.0""#));
     }

@@ -3,9 +3,10 @@
 //! ```text
 //! # Comments start with '#' (outside pictures).
 //! name pentominoes 6x10
-//! lattice square            # or: hex (odd rows shifted half a cell right)
+//! lattice square            # or: hex, triangle, cube
 //! mirror yes                # default for pieces: may they be turned over?
 //! expect raw 9356 distinct 2339
+//! source Haselgrove and Haselgrove, 1960   # where the counts come from (free text)
 //!
 //! board                     # a picture: any character but '.' and ' ' is a cell
 //! ##########
@@ -19,23 +20,39 @@
 //!
 //! A picture runs from the line after its header to the next blank line (or the end of the file).
 //! On the hex lattice cells are separated by spaces and odd rows start with one extra space, as
-//! the meteor board is drawn:
+//! the meteor board is drawn; on the triangle lattice every character is a triangle, up where
+//! column + row is even (both from 0), so that six triangles round a corner read `###` over `###`:
 //!
 //! ```text
 //! board
 //! # # # # #
 //!  # # # # #
 //! ```
+//!
+//! Any board or piece may instead be given as coordinates (cube ones must be): a header ending
+//! in the word `cells` is followed by one cell per line, integers separated by spaces, until a
+//! blank line. Square `x y`; hex `q r` (axial); triangle `x y t`, t = 0 up and 1 down, where
+//! `(x, y, 0)` touches `(x, y, 1)`, `(x-1, y, 1)` and `(x, y-1, 1)`; cube `x y z`:
+//!
+//! ```text
+//! lattice cube
+//! board cells
+//! 0 0 0
+//! 1 0 0
+//!
+//! piece A fixed cells
+//! 0 0 0
+//! ```
 
 use std::fmt::Write as _;
 
-use tessera_core::geometry::{Lattice, Polyform};
-pub use tessera_polyform::tiler::problem::{MAX_CELLS, PieceSpec, Problem, draw};
-use tessera_polyform::tiler::problem::{check_extent, picture_cells};
+use tessera_core::geometry::{Coord, Lattice, Polyform};
+pub use tessera_polyform::tiler::problem::{MAX_CELLS, PieceSpec, Problem, draw, picture};
+use tessera_polyform::tiler::problem::{check_extent, picture_cells, show};
 
 /// The words that start directives; a picture line that starts with one is almost surely a
 /// directive that lost the blank line before it.
-const KEYWORDS: [&str; 6] = ["name", "lattice", "mirror", "expect", "board", "piece"];
+const KEYWORDS: [&str; 7] = ["name", "lattice", "mirror", "expect", "source", "board", "piece"];
 
 /// Known solution counts, as stated by the puzzle file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -55,6 +72,8 @@ pub struct Puzzle {
     pub problem: Problem,
     /// Known counts, if the file gives them.
     pub expect: Expect,
+    /// Where the puzzle or its counts come from, if the file says.
+    pub source: Option<String>,
 }
 
 /// A malformed puzzle file: the line (1-based; 0 for the file as a whole) and what is wrong.
@@ -82,6 +101,8 @@ fn err<T>(line: usize, message: impl Into<String>) -> Result<T, ParseError> {
 struct Block {
     header_line: usize,
     kind: BlockKind,
+    /// Whether the rows are coordinates (`cells`) rather than a picture.
+    coordinates: bool,
     rows: Vec<(usize, String)>,
 }
 
@@ -97,6 +118,7 @@ impl Puzzle {
         let mut lattice = None;
         let mut mirror = true;
         let mut expect = Expect::default();
+        let mut source = None;
         let mut blocks: Vec<Block> = Vec::new();
         let mut in_picture = false;
         for (k, raw) in text.lines().enumerate() {
@@ -127,22 +149,31 @@ impl Puzzle {
                 "lattice" => lattice = Some(parse_lattice(line, &args)?),
                 "mirror" => mirror = parse_yes_no(line, &args)?,
                 "expect" => parse_expect(line, &args, &mut expect)?,
+                "source" => source = Some(row.trim_start()["source".len()..].trim().to_string()),
                 "board" => {
-                    no_args(line, "board", &args)?;
+                    let coordinates = args == ["cells"];
+                    if !coordinates {
+                        no_args(line, "board", &args)?;
+                    }
                     if blocks.iter().any(|b| matches!(b.kind, BlockKind::Board)) {
                         return err(line, "a second board: a puzzle has exactly one");
                     }
-                    blocks.push(Block { header_line: line, kind: BlockKind::Board, rows: Vec::new() });
+                    blocks.push(Block { header_line: line, kind: BlockKind::Board, coordinates, rows: Vec::new() });
                     in_picture = true;
                 }
                 "piece" => {
-                    blocks.push(Block { header_line: line, kind: parse_piece_header(line, &args)?, rows: Vec::new() });
+                    let coordinates = args.last() == Some(&"cells");
+                    let args = if coordinates { &args[..args.len() - 1] } else { &args[..] };
+                    let kind = parse_piece_header(line, args)?;
+                    blocks.push(Block { header_line: line, kind, coordinates, rows: Vec::new() });
                     in_picture = true;
                 }
                 other => {
                     return err(
                         line,
-                        format!("unknown directive {other:?} (expected name, lattice, mirror, expect, board or piece)"),
+                        format!(
+                            "unknown directive {other:?} (expected name, lattice, mirror, expect, source, board or piece)"
+                        ),
                     );
                 }
             }
@@ -161,7 +192,7 @@ impl Puzzle {
                     if pieces.iter().any(|p| p.label == label) {
                         return err(b.header_line, format!("piece label {label:?} is used twice"));
                     }
-                    if !Polyform::from_offsets(lattice, cells.iter().copied()).is_connected() {
+                    if !Polyform::new(lattice, cells.iter().copied()).is_connected() {
                         return err(
                             b.header_line,
                             format!("piece {label:?} is in several parts: every cell must touch another side by side"),
@@ -183,15 +214,29 @@ impl Puzzle {
             let area = problem.piece_area();
             return err(0, format!("the pieces cover {area} cells in all; at most {MAX_CELLS} are supported"));
         }
-        Ok(Puzzle { name: name.unwrap_or_else(|| "puzzle".to_string()), problem, expect })
+        Ok(Puzzle { name: name.unwrap_or_else(|| "puzzle".to_string()), problem, expect, source })
     }
 
-    /// Writes the puzzle in the text format ([`Puzzle::parse`] reads it back).
+    /// Writes the puzzle in the text format ([`Puzzle::parse`] reads it back): pictures, but
+    /// coordinates on the cube lattice.
     pub fn to_text(&self) -> String {
+        self.write(self.problem.lattice == Lattice::Cube)
+    }
+
+    /// Writes the puzzle in the text format with every board and piece as coordinates
+    /// (`cells`), for scripts.
+    pub fn to_cells_text(&self) -> String {
+        self.write(true)
+    }
+
+    fn write(&self, coordinates: bool) -> String {
         let mut s = String::new();
         let p = &self.problem;
         let _ = writeln!(s, "name {}", self.name);
         let _ = writeln!(s, "lattice {}", p.lattice);
+        if let Some(source) = &self.source {
+            let _ = writeln!(s, "source {source}");
+        }
         if self.expect.raw.is_some() || self.expect.distinct.is_some() {
             s.push_str("expect");
             if let Some(r) = self.expect.raw {
@@ -202,15 +247,26 @@ impl Puzzle {
             }
             s.push('\n');
         }
-        s.push_str("\nboard\n");
-        s.push_str(&draw(p.lattice, p.board.iter().map(|&(c, r)| (c, r, '#'))));
+        let block = |s: &mut String, cells: &[Coord], label: char| {
+            if coordinates {
+                for &c in cells {
+                    let coords: Vec<String> = c.coords(p.lattice).iter().map(i32::to_string).collect();
+                    let _ = writeln!(s, "{}", coords.join(" "));
+                }
+            } else {
+                s.push_str(&draw(p.lattice, picture(p.lattice, cells.iter().map(|&c| (c, label)))));
+            }
+        };
+        let cells = if coordinates { " cells" } else { "" };
+        let _ = writeln!(s, "\nboard{cells}");
+        block(&mut s, &p.board, '#');
         for piece in &p.pieces {
             let _ = write!(s, "\npiece {}", piece.label);
             if piece.count != 1 {
                 let _ = write!(s, " x{}", piece.count);
             }
-            let _ = writeln!(s, " {}", if piece.mirror { "mirror" } else { "fixed" });
-            s.push_str(&draw(p.lattice, piece.cells.iter().map(|&(c, r)| (c, r, piece.label))));
+            let _ = writeln!(s, " {}{cells}", if piece.mirror { "mirror" } else { "fixed" });
+            block(&mut s, &piece.cells, piece.label);
         }
         s
     }
@@ -219,7 +275,7 @@ impl Puzzle {
 fn parse_lattice(line: usize, args: &[&str]) -> Result<Lattice, ParseError> {
     match args {
         [name] => name.parse().or_else(|e| err(line, e)),
-        _ => err(line, format!("expected 'lattice square' or 'lattice hex', got {:?}", args.join(" "))),
+        _ => err(line, format!("expected 'lattice square', 'hex', 'triangle' or 'cube', got {:?}", args.join(" "))),
     }
 }
 
@@ -235,7 +291,10 @@ fn no_args(line: usize, keyword: &str, args: &[&str]) -> Result<(), ParseError> 
     if args.is_empty() {
         Ok(())
     } else {
-        err(line, format!("'{keyword}' takes no arguments (its picture follows on the next lines)"))
+        err(
+            line,
+            format!("'{keyword}' takes no argument but 'cells' (its picture or its cells follow on the next lines)"),
+        )
     }
 }
 
@@ -284,10 +343,21 @@ fn parse_piece_header(line: usize, args: &[&str]) -> Result<BlockKind, ParseErro
     Ok(BlockKind::Piece { label, count, mirror })
 }
 
-/// The cells of a picture block as `(col, row)`, errors naming the file's line.
-fn block_cells(lattice: Lattice, block: &Block) -> Result<Vec<(i32, i32)>, ParseError> {
-    let cells = picture_cells(lattice, block.rows.iter().map(|(_, row)| row.as_str()))
-        .or_else(|(r, e)| err(block.rows[r].0, e))?;
+/// The cells of a block in lattice coordinates, errors naming the file's line.
+fn block_cells(lattice: Lattice, block: &Block) -> Result<Vec<Coord>, ParseError> {
+    let cells = if block.coordinates {
+        coordinate_cells(lattice, &block.rows)?
+    } else if lattice == Lattice::Cube {
+        let what = match block.kind {
+            BlockKind::Board => "board cells".to_string(),
+            BlockKind::Piece { label, .. } => format!("piece {label} ... cells"),
+        };
+        return err(block.header_line, format!("cube boards and pieces are given as coordinates: write '{what}'"));
+    } else {
+        let offsets = picture_cells(lattice, block.rows.iter().map(|(_, row)| row.as_str()))
+            .or_else(|(r, e)| err(block.rows[r].0, e))?;
+        offsets.into_iter().map(|(c, r)| lattice.from_offset(c, r)).collect()
+    };
     if cells.is_empty() {
         let what = match block.kind {
             BlockKind::Board => "the board".to_string(),
@@ -298,7 +368,43 @@ fn block_cells(lattice: Lattice, block: &Block) -> Result<Vec<(i32, i32)>, Parse
     if cells.len() > MAX_CELLS {
         return err(block.header_line, format!("a picture of more than {MAX_CELLS} cells"));
     }
-    check_extent(&cells).or_else(|e| err(block.header_line, format!("a picture {e}")))?;
+    let what = if block.coordinates { "cells" } else { "a picture" };
+    check_extent(&cells).or_else(|e| err(block.header_line, format!("{what} {e}")))?;
+    Ok(cells)
+}
+
+/// The cells of a coordinate block: one per line, as many integers as the lattice takes; the
+/// error names the line at fault.
+fn coordinate_cells(lattice: Lattice, rows: &[(usize, String)]) -> Result<Vec<Coord>, ParseError> {
+    let arity = lattice.arity();
+    let mut cells: Vec<Coord> = Vec::with_capacity(rows.len());
+    let mut seen = std::collections::HashMap::with_capacity(rows.len());
+    for (line, row) in rows {
+        let content = row.split('#').next().unwrap_or("");
+        let words: Vec<&str> = content.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        if words.len() != arity {
+            let names = lattice.coordinate_names();
+            return err(*line, format!("{} numbers where a {lattice} cell has {arity} ({names})", words.len()));
+        }
+        let mut v = [0i32; 3];
+        for (slot, word) in v.iter_mut().zip(&words) {
+            *slot = word.parse().or_else(|_| err(*line, format!("{word:?} is not an integer")))?;
+        }
+        if v.iter().any(|x| x.unsigned_abs() > 1 << 24) {
+            return err(*line, format!("{content:?} lies too far out: coordinates are at most 16777216 either way"));
+        }
+        let c = Coord::at(v[0], v[1], v[2]);
+        if !lattice.contains(c) {
+            return err(*line, format!("{:?}: t is 0 for an up triangle and 1 for a down one", content.trim()));
+        }
+        if let Some(first) = seen.insert(c, *line) {
+            return err(*line, format!("the cell {} again (first on line {first})", show(lattice, c)));
+        }
+        cells.push(c);
+    }
     Ok(cells)
 }
 
@@ -310,7 +416,7 @@ mod tests {
     proptest! {
         /// Any text at all: a puzzle or an error naming a line, never a panic.
         #[test]
-        fn parse_never_panics(text in "(board|piece [A-Z.#]( x[0-9])?( fixed)?|lattice (hex|square)|expect raw [0-9]+|[#. ]{0,6}|\\PC{0,8}|)(\n(board|piece [A-Z]|[#. ]{0,6}|\\PC{0,6}|)){0,12}") {
+        fn parse_never_panics(text in "(board( cells)?|piece [A-Z.#]( x[0-9])?( fixed)?( cells)?|lattice (hex|square|triangle|cube)|expect raw [0-9]+|[#. ]{0,6}|\\PC{0,8}|)(\n(board( cells)?|piece [A-Z]( cells)?|[#. ]{0,6}|-?[0-9]{1,3}( -?[0-9]{1,2}){1,3}|\\PC{0,6}|)){0,12}") {
             match Puzzle::parse(&text) {
                 Ok(p) => prop_assert!(p.problem.check().is_ok()),
                 Err(e) => prop_assert!(e.line <= text.lines().count()),
@@ -346,7 +452,8 @@ piece D x3 fixed
     #[test]
     fn hex_pictures_are_spaced_and_indented() {
         let p = Puzzle::parse("lattice hex\nboard\n# # #\n # # #\n\npiece A x6\n#\n").unwrap();
-        assert_eq!(p.problem.board, vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]);
+        let offsets: Vec<(i32, i32)> = p.problem.board.iter().map(|&c| Lattice::Hex.to_offset(c)).collect();
+        assert_eq!(offsets, vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]);
         assert_eq!(Puzzle::parse(&p.to_text()).unwrap(), p);
         let e = Puzzle::parse("lattice hex\nboard\n##\n\npiece A\n#\n").unwrap_err();
         assert_eq!(e.line, 3);
@@ -368,9 +475,56 @@ piece D x3 fixed
     }
 
     #[test]
+    fn coordinates_on_every_lattice() {
+        // Six triangles round a corner, as coordinates and as a picture.
+        let cells =
+            "lattice triangle\nboard cells\n0 0 0\n0 0 1\n1 0 0\n0 -1 1\n1 -1 0\n1 -1 1\n\npiece A x6 cells\n0 0 0\n";
+        let picture = "lattice triangle\nboard\n###\n###\n\npiece A x6\n#\n";
+        let (a, b) = (Puzzle::parse(cells).unwrap(), Puzzle::parse(picture).unwrap());
+        let sorted = |p: &Puzzle| {
+            let mut c = p.problem.board.clone();
+            c.sort();
+            c
+        };
+        assert_eq!(sorted(&a), sorted(&b));
+        // A cube puzzle reads back from its own text; a square one from its coordinates.
+        let cube =
+            Puzzle::parse("lattice cube\nboard cells\n0 0 0\n0 0 1 # a comment\n\npiece D fixed cells\n0 0 0\n1 0 0\n")
+                .unwrap();
+        assert_eq!((cube.problem.board.len(), cube.problem.lattice), (2, Lattice::Cube));
+        assert_eq!(Puzzle::parse(&cube.to_text()).unwrap(), cube);
+        let square = Puzzle::parse(DOMINOES).unwrap();
+        assert_eq!(Puzzle::parse(&square.to_cells_text()).unwrap().problem, square.problem);
+        assert!(square.to_cells_text().contains("board cells\n0 0\n1 0\n"));
+    }
+
+    #[test]
+    fn bad_coordinates_name_the_line() {
+        let cases: &[(&str, usize, &str)] = &[
+            ("lattice cube\nboard cells\n0 0 0\n1 0\n", 4, "2 numbers where a cube cell has 3 (x y z)"),
+            ("lattice hex\nboard cells\n0 0 0\n", 3, "3 numbers where a hex cell has 2 (q r)"),
+            ("board cells\n0 0\n1 x\n", 3, "\"x\" is not an integer"),
+            ("board cells\n0 0\n0.5 0\n", 3, "not an integer"),
+            ("board cells\n0 0\n1 0\n0 0\n", 4, "the cell (0 0) again (first on line 2)"),
+            ("lattice triangle\nboard cells\n0 0 2\n", 3, "t is 0 for an up triangle"),
+            ("lattice cube\nboard cells\n0 0 99999999\n", 3, "too far"),
+            ("board\n##\n\npiece A cells\n0 0\n2 0\n", 4, "several parts"),
+            ("lattice cube\nboard cells\n0 0 0\n\npiece A cells\n0 0 0\n0 1 1\n", 5, "several parts"),
+            ("lattice cube\nboard\n##\n", 2, "cube boards and pieces are given as coordinates"),
+            ("lattice cubes\n", 1, "unknown lattice \"cubes\" (expected square, hex, triangle or cube)"),
+            ("board cells please\n", 1, "takes no argument but 'cells'"),
+        ];
+        for &(text, line, what) in cases {
+            let e = Puzzle::parse(text).unwrap_err();
+            assert_eq!(e.line, line, "{text:?}: {e}");
+            assert!(e.message.contains(what), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
     fn errors_name_the_line() {
         let cases: &[(&str, usize, &str)] = &[
-            ("lattice cube\n", 1, "lattice"),
+            ("lattice cubic\n", 1, "lattice"),
             ("board\n#\n\npiece A\n#.#\n", 4, "several parts"),
             ("board\n##\n\npiece A\n#\npiece B\n#\n", 6, "inside a picture"),
             ("board\n#\n\npiece A x70000\n#\n", 0, "cover 70000 cells"),

@@ -9,11 +9,11 @@ use std::collections::{BTreeMap, HashSet};
 
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
-use tessera_core::geometry::{Lattice, Polyform};
+use tessera_core::geometry::{Coord, Lattice, Polyform};
 
 use tessera_polyform::tiler::{PieceSpec, Problem};
 
-use crate::puzzle::{Expect, Puzzle};
+use crate::puzzle::{Expect, Puzzle, draw, picture};
 
 /// Labels for the piece types of random puzzles: 62, so random puzzles stay within the fast
 /// engine's 64 types.
@@ -28,6 +28,8 @@ pub struct RandomSpec {
     pub width: u32,
     /// Board height in cells.
     pub height: u32,
+    /// Board depth in layers (the cube lattice; 1 elsewhere).
+    pub depth: u32,
     /// Cells removed from the rectangle at random.
     pub holes: u32,
     /// Smallest piece size aimed at (a piece may end smaller when boxed in).
@@ -40,21 +42,34 @@ pub struct RandomSpec {
 
 impl Default for RandomSpec {
     fn default() -> Self {
-        RandomSpec { lattice: Lattice::Square, width: 6, height: 6, holes: 0, min_piece: 3, max_piece: 6, mirror: true }
+        RandomSpec {
+            lattice: Lattice::Square,
+            width: 6,
+            height: 6,
+            depth: 1,
+            holes: 0,
+            min_piece: 3,
+            max_piece: 6,
+            mirror: true,
+        }
     }
 }
 
 impl RandomSpec {
     /// Checks that the spec makes sense.
     pub fn check(&self) -> Result<(), String> {
-        if self.width == 0 || self.height == 0 {
-            return Err("the board needs a width and a height of at least 1".into());
+        if self.width == 0 || self.height == 0 || self.depth == 0 {
+            return Err("the board needs a width, a height and a depth of at least 1".into());
         }
-        if self.width as u64 * self.height as u64 > 4096 {
+        if self.depth > 1 && self.lattice != Lattice::Cube {
+            return Err(format!("a {} board has one layer: a depth is for the cube lattice", self.lattice));
+        }
+        let cells = u64::from(self.width) * u64::from(self.height) * u64::from(self.depth);
+        if cells > 4096 {
             return Err("random boards are limited to 4096 cells".into());
         }
-        if u64::from(self.holes) >= self.width as u64 * self.height as u64 {
-            return Err(format!("{} holes leave no cell of the {} on the board", self.holes, self.width * self.height));
+        if u64::from(self.holes) >= cells {
+            return Err(format!("{} holes leave no cell of the {cells} on the board", self.holes));
         }
         if self.min_piece == 0 || self.max_piece < self.min_piece {
             return Err(format!("bad piece sizes {}..{}: need 1 <= min <= max", self.min_piece, self.max_piece));
@@ -76,9 +91,9 @@ impl Planted {
     /// The puzzle in the text format, the planted tiling drawn in comments above it.
     pub fn to_text(&self) -> String {
         let p = &self.puzzle;
-        let drawing = crate::puzzle::draw(
+        let drawing = draw(
             p.problem.lattice,
-            p.problem.board.iter().zip(&self.labels).map(|(&(c, r), &l)| (c, r, l)),
+            picture(p.problem.lattice, p.problem.board.iter().copied().zip(self.labels.iter().copied())),
         );
         let mut s = format!("# A random puzzle ({}). Its planted tiling:\n", p.name);
         for line in drawing.lines() {
@@ -95,16 +110,20 @@ impl Planted {
 pub fn planted(spec: &RandomSpec, name: &str, rng: &mut impl Rng) -> Result<Planted, String> {
     spec.check()?;
     let lattice = spec.lattice;
-    let mut cells: Vec<(i32, i32)> =
-        (0..spec.height as i32).flat_map(|r| (0..spec.width as i32).map(move |c| (c, r))).collect();
+    let mut cells = board_cells(spec);
     cells.shuffle(rng);
     cells.truncate(cells.len() - spec.holes as usize);
-    cells.sort_by_key(|&(c, r)| (r, c));
+    // In reading order, as a picture of the puzzle would give them (a cube board by layers).
+    let reading = |c: &Coord| {
+        let (col, row) = lattice.to_offset(*c);
+        (c.z * i32::from(lattice == Lattice::Cube), row, col)
+    };
+    cells.sort_by_key(reading);
     let pieces = cut(spec, &cells, rng);
     // Group the pieces by shape up to the allowed turns.
     let mut groups: BTreeMap<Polyform, Vec<usize>> = BTreeMap::new();
     for (k, p) in pieces.iter().enumerate() {
-        let shape = Polyform::from_offsets(lattice, p.iter().copied());
+        let shape = Polyform::new(lattice, p.iter().copied());
         let key = shape.orientations(spec.mirror).into_iter().min().unwrap_or(shape);
         groups.entry(key).or_default().push(k);
     }
@@ -117,25 +136,43 @@ pub fn planted(spec: &RandomSpec, name: &str, rng: &mut impl Rng) -> Result<Plan
         for &k in &members {
             label_of_piece[k] = label;
         }
-        specs.push(PieceSpec { label, cells: shape.offsets(), count: members.len() as u32, mirror: spec.mirror });
+        // As a picture of the piece would give its cells (coordinates on the cube lattice).
+        let mut cells: Vec<Coord> = match lattice {
+            Lattice::Cube => shape.cells().to_vec(),
+            _ => shape.offsets().into_iter().map(|(c, r)| lattice.from_offset(c, r)).collect(),
+        };
+        cells.sort_by_key(reading);
+        specs.push(PieceSpec { label, cells, count: members.len() as u32, mirror: spec.mirror });
     }
     let mut labels = vec!['?'; cells.len()];
     for (k, p) in pieces.iter().enumerate() {
         for cell in p {
-            if let Ok(i) = cells.binary_search_by_key(&(cell.1, cell.0), |&(c, r)| (r, c)) {
+            if let Ok(i) = cells.binary_search_by_key(&reading(cell), reading) {
                 labels[i] = label_of_piece[k];
             }
         }
     }
     let problem = Problem { lattice, board: cells, pieces: specs };
-    let puzzle = Puzzle { name: name.to_string(), problem, expect: Expect::default() };
+    let puzzle = Puzzle { name: name.to_string(), problem, expect: Expect::default(), source: None };
     Ok(Planted { puzzle, labels })
 }
 
-/// Cuts the board cells into pieces (lists of picture cells).
-fn cut(spec: &RandomSpec, cells: &[(i32, i32)], rng: &mut impl Rng) -> Vec<Vec<(i32, i32)>> {
+/// The cells of the spec's box: `width` x `height` picture cells (triangles: `width` in a row),
+/// `depth` layers of them on the cube lattice.
+fn board_cells(spec: &RandomSpec) -> Vec<Coord> {
+    let (w, h, d) = (spec.width as i32, spec.height as i32, spec.depth as i32);
+    let plane = move |z: i32| (0..h).flat_map(move |r| (0..w).map(move |c| (c, r, z)));
+    let cell = |(c, r, z)| match spec.lattice {
+        Lattice::Cube => Coord::at(c, r, z),
+        plane => plane.from_offset(c, r),
+    };
+    (0..d).flat_map(plane).map(cell).collect()
+}
+
+/// Cuts the board cells into pieces (lists of cells).
+fn cut(spec: &RandomSpec, cells: &[Coord], rng: &mut impl Rng) -> Vec<Vec<Coord>> {
     let lattice = spec.lattice;
-    let mut free: HashSet<(i32, i32)> = cells.iter().copied().collect();
+    let mut free: HashSet<Coord> = cells.iter().copied().collect();
     let mut order = cells.to_vec();
     order.shuffle(rng);
     let mut pieces = Vec::new();
@@ -146,12 +183,8 @@ fn cut(spec: &RandomSpec, cells: &[(i32, i32)], rng: &mut impl Rng) -> Vec<Vec<(
         let target = rng.random_range(spec.min_piece..=spec.max_piece) as usize;
         let mut piece = vec![seed];
         while piece.len() < target {
-            let frontier: Vec<(i32, i32)> = piece
-                .iter()
-                .flat_map(|&(c, r)| lattice.neighbours(lattice.from_offset(c, r)))
-                .map(|n| lattice.to_offset(n))
-                .filter(|n| free.contains(n))
-                .collect();
+            let frontier: Vec<Coord> =
+                piece.iter().flat_map(|&c| lattice.neighbours(c)).filter(|n| free.contains(n)).collect();
             if frontier.is_empty() {
                 break;
             }
@@ -172,9 +205,11 @@ mod tests {
 
     #[test]
     fn the_planted_tiling_is_valid() {
-        for (k, lattice) in [Lattice::Square, Lattice::Hex].into_iter().enumerate() {
+        for (k, lattice) in tessera_core::geometry::LATTICES.into_iter().enumerate() {
             for seed in 0..20 {
-                let spec = RandomSpec { lattice, holes: 3, mirror: seed % 2 == 0, ..RandomSpec::default() };
+                let (height, depth) = if lattice == Lattice::Cube { (3, 2) } else { (6, 1) };
+                let spec =
+                    RandomSpec { lattice, height, depth, holes: 3, mirror: seed % 2 == 0, ..RandomSpec::default() };
                 let p = planted(&spec, "t", &mut Rng64::seed(seed + 100 * k as u64)).unwrap();
                 assert_eq!(p.puzzle.problem.board.len(), 33);
                 assert_eq!(validate(&p.puzzle.problem, &p.labels), Ok(()), "{}", p.puzzle.to_text());
@@ -193,6 +228,7 @@ mod tests {
             RandomSpec { holes: 36, ..RandomSpec::default() },
             RandomSpec { min_piece: 4, max_piece: 3, ..RandomSpec::default() },
             RandomSpec { width: 100, height: 100, ..RandomSpec::default() },
+            RandomSpec { depth: 2, ..RandomSpec::default() },
         ] {
             assert!(planted(&spec, "t", &mut rng).is_err(), "{spec:?}");
         }

@@ -14,6 +14,7 @@ use tessera_core::runtime::{Outcome, StopReason, Verdict};
 use tessera_core::tour::plural;
 
 use crate::puzzle::Puzzle;
+use tessera_polyform::tiler::plan::Group;
 use tessera_polyform::tiler::{Counts, EngineKind, Solution, Tiler};
 
 /// A puzzle's vital statistics.
@@ -31,9 +32,35 @@ pub struct PuzzleInfo {
     pub types: usize,
     /// Board symmetries that map the piece set to itself.
     pub symmetries: usize,
+    /// Their group: what "distinct" counts up to.
+    #[serde(default)]
+    pub group: GroupJson,
+    /// Where the puzzle or its counts come from, if its file says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     /// Engine used.
     #[serde(deserialize_with = "engine_by_name")]
     pub engine: EngineKind,
+}
+
+/// The symmetry group of a puzzle in JSON: `{"name": "D2", "order": 4, "reflections": 2}`
+/// (`name`: `Cn` or `Dn` on the plane lattices, null on the cube lattice).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupJson {
+    /// `Cn` (rotations only) or `Dn` (with reflections) on the plane lattices.
+    pub name: Option<String>,
+    /// Number of symmetries, the identity included.
+    pub order: usize,
+    /// How many of them are reflections.
+    pub reflections: usize,
+    /// In words, as the text output says it.
+    pub description: String,
+}
+
+impl From<Group> for GroupJson {
+    fn from(g: Group) -> Self {
+        GroupJson { name: g.name(), order: g.order, reflections: g.reflections, description: g.to_string() }
+    }
 }
 
 /// Reads an engine by the name it is written with (`auto`, `fast` or `dlx`).
@@ -53,6 +80,8 @@ impl PuzzleInfo {
             pieces: puzzle.problem.piece_count(),
             types: puzzle.problem.pieces.len(),
             symmetries: tiler.symmetries(),
+            group: tiler.group().into(),
+            source: puzzle.source.clone(),
             engine: tiler.engine(),
         }
     }
@@ -91,21 +120,29 @@ pub struct SolutionJson {
 pub struct PieceJson {
     /// The piece type's label.
     pub label: char,
-    /// Its cells, `[col, row]`.
+    /// Its cells, `[col, row]` in the picture (a cube board's layers side by side).
     pub cells: Vec<(i32, i32)>,
+    /// Its cells in lattice coordinates: `[x, y]`, `[q, r]`, `[x, y, t]` or `[x, y, z]`.
+    #[serde(default)]
+    pub coordinates: Vec<Vec<i32>>,
 }
 
 impl SolutionJson {
     /// Describes a tiling.
     #[must_use]
     pub fn new(tiler: &Tiler, s: &Solution) -> Self {
-        let cells = &tiler.plan().cells;
+        let (lattice, cells) = (tiler.plan().lattice, &tiler.plan().cells);
+        let drawn = tiler.labelled_cells(s);
         let labels = tiler.labels(s);
         let chars: Vec<char> = labels.chars().collect();
         let pieces = s
             .piece_cells()
             .into_iter()
-            .map(|ks| PieceJson { label: chars[ks[0]], cells: ks.iter().map(|&k| cells[k]).collect() })
+            .map(|ks| PieceJson {
+                label: chars[ks[0]],
+                cells: ks.iter().map(|&k| (drawn[k].0, drawn[k].1)).collect(),
+                coordinates: ks.iter().map(|&k| cells[k].coords(lattice)).collect(),
+            })
             .collect();
         SolutionJson { labels, rows: tiler.draw(s).lines().map(str::to_string).collect(), pieces }
     }
@@ -185,6 +222,9 @@ impl std::fmt::Display for CountReport {
             None => String::new(),
         };
         writeln!(f, "tilings: {} ({} up to symmetry){partial}", self.raw, self.distinct)?;
+        if !self.puzzle.group.description.is_empty() {
+            writeln!(f, "symmetry: {}", self.puzzle.group.description)?;
+        }
         match self.matches_expected {
             Some(true) => writeln!(f, "expected: matches the puzzle's stated counts")?,
             Some(false) => writeln!(f, "expected: MISMATCH with the puzzle's stated counts")?,
@@ -328,7 +368,8 @@ pub fn list_builtin() -> String {
         }
         let _ = writeln!(
             s,
-            "{name:<16} {:>3} cells, {:>2} pieces  {}",
+            "{name:<36} {:<8} {:>3} cells, {:>2} pieces  {}",
+            p.problem.lattice.name(),
             p.problem.board.len(),
             p.problem.piece_count(),
             known.join(", ")

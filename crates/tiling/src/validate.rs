@@ -6,9 +6,10 @@
 
 use std::collections::HashSet;
 
-use tessera_core::geometry::{Coord, Transform};
+use tessera_core::geometry::{Coord, Lattice, Transform};
 
 use tessera_polyform::tiler::Problem;
+use tessera_polyform::tiler::problem::show;
 
 /// Why a labelling is not a tiling of the puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -22,14 +23,12 @@ pub enum Invalid {
         want: usize,
     },
     /// A cell carries a label that names no piece.
-    #[error("cell ({col}, {row}) has label {label:?}, which names no piece")]
+    #[error("cell {cell} has label {label:?}, which names no piece")]
     UnknownLabel {
         /// The label.
         label: char,
-        /// Cell column.
-        col: i32,
-        /// Cell row.
-        row: i32,
+        /// The cell, in the coordinate form: `(x y)` or `(x y z)`.
+        cell: String,
     },
     /// A piece covers the wrong number of cells.
     #[error("piece {label:?} covers {got} cells, but {count} copies of {size} cells cover {want}")]
@@ -56,28 +55,22 @@ pub fn validate(puzzle: &Problem, labels: &[char]) -> Result<(), Invalid> {
         return Err(Invalid::Length { got: labels.len(), want: puzzle.board.len() });
     }
     let lattice = puzzle.lattice;
-    for (&(col, row), &label) in puzzle.board.iter().zip(labels) {
+    for (&c, &label) in puzzle.board.iter().zip(labels) {
         if !puzzle.pieces.iter().any(|p| p.label == label) {
-            return Err(Invalid::UnknownLabel { label, col, row });
+            return Err(Invalid::UnknownLabel { label, cell: show(lattice, c) });
         }
     }
     for p in &puzzle.pieces {
-        let mut cells: HashSet<Coord> = puzzle
-            .board
-            .iter()
-            .zip(labels)
-            .filter(|&(_, &l)| l == p.label)
-            .map(|(&(c, r), _)| lattice.from_offset(c, r))
-            .collect();
+        let mut cells: HashSet<Coord> =
+            puzzle.board.iter().zip(labels).filter(|&(_, &l)| l == p.label).map(|(&c, _)| c).collect();
         let want = p.cells.len() * p.count as usize;
         if cells.len() != want {
             let (label, got, count, size) = (p.label, cells.len(), p.count, p.cells.len());
             return Err(Invalid::Area { label, got, count, size, want });
         }
-        let shape: Vec<Coord> = p.cells.iter().map(|&(c, r)| lattice.from_offset(c, r)).collect();
         let variants: Vec<Vec<Coord>> =
-            lattice.transforms(p.mirror).map(|t: Transform| shape.iter().map(|&c| t.apply(c)).collect()).collect();
-        if !split(&mut cells, &variants) {
+            lattice.transforms(p.mirror).map(|t: Transform| p.cells.iter().map(|&c| t.apply(c)).collect()).collect();
+        if !split(lattice, &mut cells, &variants) {
             return Err(Invalid::Shape(p.label));
         }
     }
@@ -85,17 +78,19 @@ pub fn validate(puzzle: &Problem, labels: &[char]) -> Result<(), Invalid> {
 }
 
 /// Whether `cells` is a disjoint union of translates of the variants.
-fn split(cells: &mut HashSet<Coord>, variants: &[Vec<Coord>]) -> bool {
-    let Some(&low) = cells.iter().min_by_key(|c| (c.y, c.x)) else { return true };
+fn split(lattice: Lattice, cells: &mut HashSet<Coord>, variants: &[Vec<Coord>]) -> bool {
+    let Some(&low) = cells.iter().min() else { return true };
     for v in variants {
-        for &anchor in v {
+        // The lowest cell is one of the copy's cells: try each (of its kind, on triangles).
+        for &anchor in v.iter().filter(|a| lattice != Lattice::Triangle || a.z == low.z) {
+            let (from, to) = (lattice.translation(anchor), lattice.translation(low));
             let moved: Vec<Coord> =
-                v.iter().map(|c| Coord::new(c.x - anchor.x + low.x, c.y - anchor.y + low.y)).collect();
+                v.iter().map(|c| Coord::at(c.x - from.x + to.x, c.y - from.y + to.y, c.z - from.z + to.z)).collect();
             if moved.iter().all(|c| cells.contains(c)) {
                 for c in &moved {
                     cells.remove(c);
                 }
-                if split(cells, variants) {
+                if split(lattice, cells, variants) {
                     return true;
                 }
                 cells.extend(moved);

@@ -6,6 +6,10 @@
   const SVG_NS = "http://www.w3.org/2000/svg";
   const CELL = 24;
   const HEX_R = CELL / Math.sqrt(3);
+  // Triangles (as the server's SVG draws them): side TRI, up where col + row is even.
+  const TRI = 32;
+  const TRI_H = TRI * Math.sqrt(3) / 2;
+  const up = (c, r) => ((c + r) % 2 + 2) % 2 === 0;
   const EMPTY = "#eeeeee";
 
   // ---- small DOM helpers ----------------------------------------------------------------
@@ -32,6 +36,7 @@
       const shift = ((row % 2) + 2) % 2 === 1 ? 0.5 : 0;
       return [CELL * (col + shift + 0.5), HEX_R * (1 + 1.5 * row)];
     }
+    if (lattice === "triangle") return [TRI / 2 * (col + 1), TRI_H * (row + (up(col, row) ? 2 / 3 : 1 / 3))];
     return [CELL * (col + 0.5), CELL * (row + 0.5)];
   }
   function hexPoints(x, y) {
@@ -41,6 +46,13 @@
       pts.push((x + HEX_R * Math.cos(a)).toFixed(1) + "," + (y + HEX_R * Math.sin(a)).toFixed(1));
     }
     return pts.join(" ");
+  }
+  function trianglePoints(col, row) {
+    const x = TRI / 2 * (col + 1), top = TRI_H * row;
+    const pts = up(col, row)
+      ? [[x, top], [x + TRI / 2, top + TRI_H], [x - TRI / 2, top + TRI_H]]
+      : [[x - TRI / 2, top], [x + TRI / 2, top], [x, top + TRI_H]];
+    return pts.map(([a, b]) => a.toFixed(1) + "," + b.toFixed(1)).join(" ");
   }
 
   // A drawing of every cell a view may use; cells change label without being rebuilt.
@@ -56,8 +68,9 @@
         const [x, y] = centre(lattice, c, r);
         w = Math.max(w, x); h = Math.max(h, y);
       }
-      const halfH = lattice === "hex" ? HEX_R : CELL / 2;
-      const width = w + CELL / 2 + 2, height = h + halfH + 2;
+      const halfH = lattice === "hex" ? HEX_R : lattice === "triangle" ? TRI_H * 2 / 3 : CELL / 2;
+      const halfW = lattice === "triangle" ? TRI / 2 : CELL / 2;
+      const width = w + halfW + 2, height = h + halfH + 2;
       // Small boards are drawn bigger.
       const scale = Math.max(1, Math.min(3, 320 / width));
       this.svg = svg("svg", { viewBox: `-1 -1 ${width.toFixed(1)} ${height.toFixed(1)}`, width: (width * scale).toFixed(0), height: (height * scale).toFixed(0), role: "img" });
@@ -69,6 +82,8 @@
         const [x, y] = centre(lattice, c, r);
         const shape = lattice === "hex"
           ? svg("polygon", { points: hexPoints(x, y), class: "cell" })
+          : lattice === "triangle"
+          ? svg("polygon", { points: trianglePoints(c, r), class: "cell" })
           : svg("rect", { x: (x - CELL / 2).toFixed(1), y: (y - CELL / 2).toFixed(1), width: CELL, height: CELL, class: "cell" });
         const text = svg("text", { x: x.toFixed(1), y: (y + 4).toFixed(1), stroke: "none", fill: "#000" });
         g.append(shape, text);

@@ -176,17 +176,23 @@ pub struct Bar {
     pub note: String,
 }
 
-/// The name of a lattice in views.
+/// The name of a lattice in views: how the page draws its cells (cube layers are drawn side by
+/// side as squares).
 pub(crate) fn lattice_name(lattice: Lattice) -> &'static str {
     match lattice {
-        Lattice::Square => "square",
+        Lattice::Square | Lattice::Cube => "square",
         Lattice::Hex => "hex",
+        Lattice::Triangle => "triangle",
     }
 }
 
 /// The lattice of a name in views.
 fn lattice_of(name: &str) -> Lattice {
-    if name == lattice_name(Lattice::Hex) { Lattice::Hex } else { Lattice::Square }
+    match name {
+        "hex" => Lattice::Hex,
+        "triangle" => Lattice::Triangle,
+        _ => Lattice::Square,
+    }
 }
 
 /// The colours of labels, in sorted order as [`tessera_core::svg::board_svg`] gives them; `.` is

@@ -182,7 +182,10 @@ fn json_outputs_read_back_as_the_games_types() {
     assert_eq!((list.count, list.solutions.len(), list.distinct_only, list.complete), (2, 2, true, true));
     // The keys of `--first` are in sorted order, as they have always been.
     let out = tessera(&["tiling", "solve", "meteor", "--first", "--json", "-j", "1"]);
-    assert!(stdout(&out).starts_with(r#"{"puzzle":{"cells":50,"engine":"fast","lattice":"hex","name":"meteor""#));
+    assert!(stdout(&out).starts_with(
+        r#"{"puzzle":{"cells":50,"engine":"fast","group":{"description":"C2 of order 2: 2 rotations and no reflection""#
+    ));
+    assert!(stdout(&out).contains(r#""lattice":"hex","name":"meteor""#));
     let first: FirstReport = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(first.status, FirstStatus::Found);
     assert_eq!(first.solution.map(|s| s.pieces.len()), Some(10));

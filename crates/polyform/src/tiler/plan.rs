@@ -3,8 +3,9 @@
 //!
 //! Cells are numbered twice. *Board cells* `0..n` follow the board's reading order and are what
 //! solutions are reported in. *Bits* lay the board's bounding box out row by row along its
-//! shorter side, so that "the first free bit" walks a narrow front across the board (the order
-//! that makes fill-the-first-hole searches fast) and neighbours are a fixed shift apart.
+//! shorter side (in 3D, slice by slice across its longest side), so that "the first free bit"
+//! walks a narrow front across the board (the order that makes fill-the-first-hole searches
+//! fast) and neighbours are a fixed shift apart.
 
 use tessera_core::geometry::{BoardIndex, Coord, Lattice, Polyform};
 
@@ -52,14 +53,14 @@ pub struct Restriction {
 pub struct Plan {
     /// The lattice.
     pub lattice: Lattice,
-    /// Board cells as picture coordinates, in board-cell order.
-    pub cells: Vec<(i32, i32)>,
+    /// Board cells in lattice coordinates, in board-cell order.
+    pub cells: Vec<Coord>,
     /// Bit of each board cell.
     pub bit_of: Vec<u32>,
     /// Number of bits of the bounding-box layout.
     pub nbits: usize,
-    /// Bits per line of the layout (the bounding box's shorter side): bit `b` is on line
-    /// `b / line`, and searches fill lines in order.
+    /// Bits per line of the layout (the bounding box's shorter side; in 3D, a slice across the
+    /// longest side): bit `b` is on line `b / line`, and searches fill lines in order.
     pub line: usize,
     /// Board cells that neighbour each other, as pairs of bits grouped by their difference:
     /// `(delta, bits b such that b and b + delta are neighbouring board cells)`.
@@ -74,6 +75,12 @@ pub struct Plan {
     /// The board's symmetries that map the piece set to itself, as permutations of board cells
     /// (`perm[cell]` is the image); the identity first.
     pub symmetries: Vec<Vec<u32>>,
+    /// Per symmetry, the piece type each type becomes (`map[ty]`): itself under rotations; under
+    /// reflections, a type that may be turned over or is its own mirror image stays, and a
+    /// chiral one that may not becomes the type of its mirror image.
+    pub type_maps: Vec<Vec<u16>>,
+    /// Per symmetry, whether it is a reflection.
+    pub reflected: Vec<bool>,
     /// The symmetry-breaking restriction, when the board has symmetries and some piece type
     /// has a single copy.
     pub restriction: Option<Restriction>,
@@ -86,18 +93,17 @@ impl Plan {
     pub fn new(problem: &Problem) -> Plan {
         let lattice = problem.lattice;
         let cells = problem.board.clone();
-        let (bit_of, nbits, line) = layout(&cells);
-        let coords: Vec<Coord> = cells.iter().map(|&(c, r)| lattice.from_offset(c, r)).collect();
-        let index = BoardIndex::new(&coords);
+        let (bit_of, nbits, line) = layout(lattice, &cells);
+        let index = BoardIndex::new(lattice, &cells);
         let types: Vec<PieceType> =
             problem.pieces.iter().map(|p| PieceType { label: p.label, count: p.count, size: p.cells.len() }).collect();
         let orientations: Vec<Vec<Polyform>> = problem
             .pieces
             .iter()
-            .map(|p| Polyform::from_offsets(lattice, p.cells.iter().copied()).orientations(p.mirror))
+            .map(|p| Polyform::new(lattice, p.cells.iter().copied()).orientations(p.mirror))
             .collect();
         // Room for every placement at once (growing the lists would copy them, page by page).
-        let most = orientations.iter().map(|o| o.len() * coords.len());
+        let most = orientations.iter().map(|o| o.len() * cells.len());
         let mut all = Vec::with_capacity(most.clone().sum());
         let mut placement_cells = Vec::with_capacity(most.zip(&types).map(|(n, t)| n * t.size).sum());
         for (ty, orientations) in orientations.iter().enumerate() {
@@ -112,9 +118,16 @@ impl Plan {
                 all.push(Placement { ty, start: start as u32, len: cells.len() as u32 });
             });
         }
-        let symmetries = board_symmetries(problem, &index);
+        let (symmetries, reflected) = board_symmetries(problem, &index);
+        let mirror_map = mirror_types(problem);
+        let identity: Vec<u16> = (0..types.len() as u16).collect();
+        let type_maps: Vec<Vec<u16>> = reflected
+            .iter()
+            .map(|&r| if r { mirror_map.clone().unwrap_or_else(|| identity.clone()) } else { identity.clone() })
+            .collect();
         let cells_of = |p: &Placement| &placement_cells[p.start as usize..][..p.len as usize];
-        let restriction = restrict(&types, &all, cells_of, &symmetries, &bit_of);
+        let fixed: Vec<bool> = (0..types.len()).map(|t| type_maps.iter().all(|m| usize::from(m[t]) == t)).collect();
+        let restriction = restrict(&types, &fixed, &all, cells_of, &symmetries, &bit_of);
         Plan {
             lattice,
             shifts: shifts(lattice, &index, &bit_of),
@@ -127,8 +140,17 @@ impl Plan {
             placements: all,
             placement_cells,
             symmetries,
+            type_maps,
+            reflected,
             restriction,
         }
+    }
+
+    /// The group of symmetries used: its order and how many are reflections.
+    pub fn group(&self) -> Group {
+        let order = self.symmetries.len().max(1);
+        let reflections = self.reflected.iter().filter(|&&r| r).count();
+        Group { lattice: self.lattice, order, reflections }
     }
 
     /// Number of board cells.
@@ -160,19 +182,33 @@ impl Plan {
     }
 }
 
-/// Numbers the bounding box of the board row by row along its shorter side: by rows if it is at
-/// most as wide as it is high, by columns otherwise.
-fn layout(cells: &[(i32, i32)]) -> (Vec<u32>, usize, usize) {
-    let c0 = cells.iter().map(|c| c.0).min().unwrap_or(0);
-    let r0 = cells.iter().map(|c| c.1).min().unwrap_or(0);
-    let w = cells.iter().map(|c| c.0 - c0 + 1).max().unwrap_or(0) as usize;
-    let h = cells.iter().map(|c| c.1 - r0 + 1).max().unwrap_or(0) as usize;
-    let by_columns = w > h;
-    let bit = |&(c, r): &(i32, i32)| {
-        let (x, y) = ((c - c0) as usize, (r - r0) as usize);
-        (if by_columns { x * h + y } else { y * w + x }) as u32
+/// Numbers the bounding box of the board (of its pictures on the plane lattices, where every
+/// position is a cell) along its shorter sides: a plane board by rows if it is at most as wide
+/// as it is high, by columns otherwise; a cube board slice by slice across its longest side,
+/// each slice along its shorter side.
+fn layout(lattice: Lattice, cells: &[Coord]) -> (Vec<u32>, usize, usize) {
+    let grid: Vec<[i32; 3]> = cells
+        .iter()
+        .map(|&c| match lattice {
+            Lattice::Cube => [c.x, c.y, c.z],
+            _ => {
+                let (col, row) = lattice.to_offset(c);
+                [col, row, 0]
+            }
+        })
+        .collect();
+    let low: [i32; 3] = std::array::from_fn(|a| grid.iter().map(|g| g[a]).min().unwrap_or(0));
+    let size: [usize; 3] =
+        std::array::from_fn(|a| grid.iter().map(|g| (g[a] - low[a] + 1) as usize).max().unwrap_or(0));
+    // Axes from the shortest (the fastest to vary) to the longest (ties: x before y before z).
+    let mut axes = [0, 1, 2];
+    axes.sort_by_key(|&a| (size[a], a));
+    let bit = |g: &[i32; 3]| {
+        let pos = |a: usize| (g[a] - low[a]) as usize;
+        ((pos(axes[2]) * size[axes[1]] + pos(axes[1])) * size[axes[0]] + pos(axes[0])) as u32
     };
-    (cells.iter().map(bit).collect(), w * h, w.min(h))
+    let line = if lattice == Lattice::Cube { size[axes[0]] * size[axes[1]] } else { size[axes[1]] };
+    (grid.iter().map(bit).collect(), size.iter().product(), line)
 }
 
 /// Groups neighbouring board cells by the difference of their bits (see [`Plan::shifts`]).
@@ -225,32 +261,119 @@ fn fillable(types: &[PieceType], area: usize) -> Vec<bool> {
     reach
 }
 
+/// The symmetry group of a tiling problem: the board's symmetries that map the set of pieces
+/// onto itself. In JSON: `{"name": "D2", "order": 4, "reflections": 2}` (`name` is null on the
+/// cube lattice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The lattice (it tells plane groups from space groups).
+    pub lattice: Lattice,
+    /// Number of symmetries, the identity included.
+    pub order: usize,
+    /// How many of them are reflections (turn the board over).
+    pub reflections: usize,
+}
+
+impl Group {
+    /// The group's name on the plane lattices: `Cn` (rotations only) or `Dn` (with reflections,
+    /// `2n` in all); on the cube lattice, none (the order says enough).
+    pub fn name(&self) -> Option<String> {
+        match self.lattice {
+            Lattice::Cube => None,
+            _ if self.reflections > 0 => Some(format!("D{}", self.order / 2)),
+            _ => Some(format!("C{}", self.order)),
+        }
+    }
+}
+
+impl serde::Serialize for Group {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("Group", 3)?;
+        s.serialize_field("name", &self.name())?;
+        s.serialize_field("order", &self.order)?;
+        s.serialize_field("reflections", &self.reflections)?;
+        s.end()
+    }
+}
+
+impl std::fmt::Display for Group {
+    /// `D2 of order 4: 2 rotations and 2 reflections` (the identity counts as a rotation), or
+    /// `C2 of order 2: 2 rotations and no reflection`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let rotations = self.order - self.reflections;
+        let turns = if rotations == 1 { "1 rotation".to_string() } else { format!("{rotations} rotations") };
+        let flips = match self.reflections {
+            0 => "no reflection".to_string(),
+            1 => "1 reflection".to_string(),
+            n => format!("{n} reflections"),
+        };
+        match self.name() {
+            Some(name) => write!(f, "{name} of order {}: {turns} and {flips}", self.order),
+            None => write!(f, "order {}: {turns} and {flips}", self.order),
+        }
+    }
+}
+
+/// What the reflections do to the piece types, if they map the set of pieces onto itself: each
+/// type that may be turned over or is its own mirror image stays; each other one becomes a type
+/// of the same count, also not turned over, whose shape is its mirror image (as the one-sided
+/// pentominoes' F and F'). `None` if some type has no such partner.
+fn mirror_types(problem: &Problem) -> Option<Vec<u16>> {
+    let lattice = problem.lattice;
+    // A type's orientations as a set, told by its smallest member, with whether the set holds
+    // both hands and the count.
+    let key = |shape: &Polyform, both: bool, count: u32| (count, both, shape.orientations(both).into_iter().min());
+    let shapes: Vec<Polyform> =
+        problem.pieces.iter().map(|p| Polyform::new(lattice, p.cells.iter().copied())).collect();
+    let both: Vec<bool> = problem.pieces.iter().zip(&shapes).map(|(p, s)| p.mirror || s.is_achiral()).collect();
+    let keys: Vec<_> = (0..shapes.len()).map(|t| key(&shapes[t], both[t], problem.pieces[t].count)).collect();
+    let mut taken = vec![false; shapes.len()];
+    let mut map = Vec::with_capacity(shapes.len());
+    for t in 0..shapes.len() {
+        if both[t] {
+            map.push(t as u16);
+            continue;
+        }
+        let image = key(&shapes[t].mirrored(), false, problem.pieces[t].count);
+        let partner = (0..shapes.len()).find(|&u| !taken[u] && !both[u] && keys[u] == image)?;
+        taken[partner] = true;
+        map.push(partner as u16);
+    }
+    Some(map)
+}
+
 /// The symmetries of the board that also map the piece set to itself: all rotations, and the
-/// reflections too if every piece may be turned over or is its own mirror image.
-fn board_symmetries(problem: &Problem, index: &BoardIndex) -> Vec<Vec<u32>> {
+/// reflections too if they map the set of pieces onto itself (see [`mirror_types`]); with
+/// whether each is a reflection.
+fn board_symmetries(problem: &Problem, index: &BoardIndex) -> (Vec<Vec<u32>>, Vec<bool>) {
     let coords = index.cells();
     let lattice = problem.lattice;
-    let mirror_ok = problem
-        .pieces
-        .iter()
-        .all(|p| p.mirror || Polyform::from_offsets(lattice, p.cells.iter().copied()).is_achiral());
-    let anchor = |cs: &[Coord]| cs.iter().copied().min_by_key(|c| (c.y, c.x));
-    let Some(a0) = anchor(coords) else { return vec![] };
-    let mut out = Vec::new();
+    let mirror_ok = mirror_types(problem).is_some();
+    let anchor = |cs: &[Coord]| cs.iter().copied().min_by_key(|c| c.key());
+    let Some(a0) = anchor(coords) else { return (vec![], vec![]) };
+    let (mut out, mut reflected) = (Vec::new(), Vec::new());
     for t in lattice.transforms(mirror_ok) {
         let image: Vec<Coord> = coords.iter().map(|&c| t.apply(c)).collect();
         let Some(a1) = anchor(&image) else { continue };
+        // The translation taking the image's first cell to the board's (none if a triangle of
+        // one kind would have to become one of the other).
+        if a1.z != a0.z && lattice == Lattice::Triangle {
+            continue;
+        }
+        let (d0, d1) = (lattice.translation(a0), lattice.translation(a1));
         let perm: Option<Vec<u32>> = image
             .iter()
-            .map(|&c| index.get(Coord::new(c.x - a1.x + a0.x, c.y - a1.y + a0.y)).map(|k| k as u32))
+            .map(|&c| index.get(Coord::at(c.x - d1.x + d0.x, c.y - d1.y + d0.y, c.z - d1.z + d0.z)).map(|k| k as u32))
             .collect();
         if let Some(perm) = perm
             && !out.contains(&perm)
         {
             out.push(perm);
+            reflected.push(t.mirror);
         }
     }
-    out
+    (out, reflected)
 }
 
 /// Picks the piece type to restrict and cuts its placements to one per orbit: the one whose
@@ -258,6 +381,7 @@ fn board_symmetries(problem: &Problem, index: &BoardIndex) -> Vec<Vec<u32>> {
 /// (and the search can give up on a branch once its front has passed them all).
 fn restrict<'a>(
     types: &[PieceType],
+    fixed: &[bool],
     all: &[Placement],
     cells_of: impl Fn(&Placement) -> &'a [u32],
     symmetries: &[Vec<u32>],
@@ -266,7 +390,7 @@ fn restrict<'a>(
     if symmetries.len() < 2 {
         return None;
     }
-    let ty = choose_restricted(types, all)?;
+    let ty = choose_restricted(types, fixed, all)?;
     let first = all.iter().position(|p| p.ty == ty)?;
     let mut reps = vec![None; all[first..].iter().take_while(|p| p.ty == ty).count()];
     let size = cells_of(&all[first]).len();
@@ -294,14 +418,15 @@ fn restrict<'a>(
     Some(Restriction { ty, first, reps })
 }
 
-/// The single-copy piece type with the fewest placements: restricting a piece that the search
-/// meets early and often prunes the most.
-fn choose_restricted(types: &[PieceType], all: &[Placement]) -> Option<usize> {
+/// The single-copy piece type with the fewest placements among those every symmetry maps to
+/// themselves (`fixed`): restricting a piece that the search meets early and often prunes the
+/// most.
+fn choose_restricted(types: &[PieceType], fixed: &[bool], all: &[Placement]) -> Option<usize> {
     let mut n = vec![0usize; types.len()];
     for p in all {
         n[p.ty] += 1;
     }
-    (0..types.len()).filter(|&t| types[t].count == 1).min_by_key(|&t| (n[t], t))
+    (0..types.len()).filter(|&t| types[t].count == 1 && fixed[t]).min_by_key(|&t| (n[t], t))
 }
 
 #[cfg(test)]

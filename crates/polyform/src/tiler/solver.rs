@@ -33,8 +33,8 @@ use crate::tiler::dlx::Dlx;
 use crate::tiler::engine::Engine;
 use crate::tiler::fast::{Fast, MAX_TYPES};
 use crate::tiler::fit::FitTables;
-use crate::tiler::plan::Plan;
-use crate::tiler::problem::{Problem, draw};
+use crate::tiler::plan::{Group, Plan};
+use crate::tiler::problem::{Problem, draw, picture};
 
 /// Most pieces for a single worker to search on the caller's thread (a few hundred bytes of
 /// stack a piece); deeper searches get a thread with a deep stack.
@@ -136,6 +136,8 @@ pub struct Counts {
     pub distinct: u64,
     /// Number of board symmetries used (1: none).
     pub symmetries: usize,
+    /// The group of those symmetries.
+    pub group: Group,
     /// Whether the counts are exact (the search finished).
     pub outcome: Outcome,
     /// Wall time in seconds.
@@ -221,6 +223,11 @@ impl Tiler {
         self.plan.symmetries.len().max(1)
     }
 
+    /// The group of the board symmetries used to reduce and classify tilings.
+    pub fn group(&self) -> Group {
+        self.plan.group()
+    }
+
     /// Counts all tilings and the distinct ones, on `threads` workers.
     pub fn count(&self, threads: usize, budget: &Budget) -> Counts {
         self.count_with_sample(threads, budget).0
@@ -251,6 +258,7 @@ impl Tiler {
             raw,
             distinct: numerator / g,
             symmetries: g as usize,
+            group: self.plan.group(),
             outcome,
             seconds: start.elapsed().as_secs_f64(),
         };
@@ -332,8 +340,14 @@ impl Tiler {
                 if g == 0 {
                     fold(acc, found)?;
                 } else {
+                    let map = &self.plan.type_maps[g as usize];
+                    // A reflection may swap the labels of chiral pieces and their mirror images.
+                    let relabel = |l: char| match labels.iter().position(|&x| x == l) {
+                        Some(t) => labels[usize::from(map[t])],
+                        None => l,
+                    };
                     for (&to, &label) in self.plan.symmetries[g as usize].iter().zip(found.iter()) {
-                        image[to as usize] = label;
+                        image[to as usize] = relabel(label);
                     }
                     fold(acc, image)?;
                 }
@@ -380,9 +394,11 @@ impl Tiler {
         draw(self.plan.lattice, self.labelled_cells(s))
     }
 
-    /// `(col, row, label)` of every board cell of a tiling.
+    /// `(col, row, label)` of every board cell of a tiling, in board-cell order: where its
+    /// picture puts them (see [`picture`]).
     pub fn labelled_cells(&self, s: &Solution) -> Vec<(i32, i32, char)> {
-        self.plan.cells.iter().zip(&s.types).map(|(&(c, r), &t)| (c, r, self.plan.types[t as usize].label)).collect()
+        let labels = s.types.iter().map(|&t| self.plan.types[t as usize].label);
+        picture(self.plan.lattice, self.plan.cells.iter().copied().zip(labels))
     }
 
     /// Runs the engine over prefixes split among workers; `on_found` sees each found tiling (and
@@ -473,10 +489,10 @@ impl Tiler {
         if g == 0 {
             return s.clone();
         }
-        let perm = &self.plan.symmetries[g as usize];
+        let (perm, map) = (&self.plan.symmetries[g as usize], &self.plan.type_maps[g as usize]);
         let (mut types, mut raw) = (vec![0u16; s.types.len()], vec![0u32; s.types.len()]);
         for k in 0..s.types.len() {
-            types[perm[k] as usize] = s.types[k];
+            types[perm[k] as usize] = map[s.types[k] as usize];
             raw[perm[k] as usize] = s.pieces[k];
         }
         Solution::new(types, &raw)

@@ -2,16 +2,19 @@
 //! fast engine must count exactly what dancing links counts.
 
 use proptest::prelude::*;
-use tessera_core::geometry::Lattice;
+use tessera_core::geometry::{Coord, Lattice};
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Verdict};
 use tessera_tiling::random::{RandomSpec, planted};
 use tessera_tiling::validate::validate;
 use tessera_tiling::{EngineKind, Tiler};
 
-fn spec(hex: bool, width: u32, height: u32, holes: u32, min: u32, max: u32, mirror: bool) -> RandomSpec {
-    let lattice = if hex { Lattice::Hex } else { Lattice::Square };
-    RandomSpec { lattice, width, height, holes, min_piece: min, max_piece: max.max(min), mirror }
+/// A random puzzle's shape on lattice `kind` (square, hex, triangle, cube: a box two layers
+/// deep and half as wide, so that it has about as many cells and tilings stay countable).
+fn spec(kind: usize, width: u32, height: u32, holes: u32, min: u32, max: u32, mirror: bool) -> RandomSpec {
+    let lattice = tessera_core::geometry::LATTICES[kind % 4];
+    let (width, depth) = if lattice == Lattice::Cube { (width.div_ceil(2), 2) } else { (width, 1) };
+    RandomSpec { lattice, width, height, depth, holes, min_piece: min, max_piece: max.max(min), mirror }
 }
 
 proptest! {
@@ -19,10 +22,10 @@ proptest! {
 
     /// Cut a board into pieces; the engine must put them back together.
     #[test]
-    fn planted_puzzles_are_solved(hex: bool, width in 1u32..9, height in 1u32..9, holes in 0u32..4,
+    fn planted_puzzles_are_solved(kind in 0usize..4, width in 1u32..9, height in 1u32..9, holes in 0u32..4,
                                   min in 1u32..6, extra in 0u32..3, mirror: bool, seed: u64) {
         let holes = holes.min(width * height - 1);
-        let s = spec(hex, width, height, holes, min, min + extra, mirror);
+        let s = spec(kind, width, height, holes, min, min + extra, mirror);
         let p = planted(&s, "prop", &mut Rng64::seed(seed)).unwrap();
         let tiler = Tiler::new(&p.puzzle.problem).unwrap();
         let Verdict::Feasible(sol) = tiler.first(1, 0, &Budget::unlimited()) else {
@@ -35,9 +38,9 @@ proptest! {
     /// The fast engine (pruning, symmetry breaking, parallel split) counts what plain dancing
     /// links counts.
     #[test]
-    fn fast_and_dlx_agree(hex: bool, width in 1u32..6, height in 1u32..6, min in 1u32..5,
+    fn fast_and_dlx_agree(kind in 0usize..4, width in 1u32..6, height in 1u32..5, min in 1u32..5,
                           mirror: bool, threads in 1usize..3, seed: u64) {
-        let s = spec(hex, width, height, 0, min, min + 1, mirror);
+        let s = spec(kind, width, height, 0, min, min + 1, mirror);
         let p = planted(&s, "prop", &mut Rng64::seed(seed)).unwrap();
         let fast = Tiler::with_engine(&p.puzzle.problem, EngineKind::Fast).unwrap().count(threads, &Budget::unlimited());
         let dlx = Tiler::with_engine(&p.puzzle.problem, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
@@ -51,7 +54,7 @@ proptest! {
 #[test]
 fn wide_boards_agree_with_dlx() {
     for (hex, seed) in [(false, 16), (true, 8)] {
-        let s = spec(hex, 13, 5, 0, 7, 9, true);
+        let s = spec(usize::from(hex), 13, 5, 0, 7, 9, true);
         let p = planted(&s, "wide", &mut Rng64::seed(seed)).unwrap();
         let fast = Tiler::with_engine(&p.puzzle.problem, EngineKind::Fast).unwrap();
         assert!(fast.plan().nbits > 64);
@@ -67,7 +70,7 @@ fn wide_boards_agree_with_dlx() {
 #[test]
 fn a_board_filling_the_whole_word_agrees_with_dlx() {
     for seed in 0..2 {
-        let s = spec(seed % 2 == 1, 8, 8, 0, 8, 10, true);
+        let s = spec(usize::from(seed % 2 == 1), 8, 8, 0, 8, 10, true);
         let p = planted(&s, "full", &mut Rng64::seed(seed)).unwrap();
         let fast = Tiler::with_engine(&p.puzzle.problem, EngineKind::Fast).unwrap();
         assert_eq!(fast.plan().nbits, 64);
@@ -83,7 +86,7 @@ fn a_board_filling_the_whole_word_agrees_with_dlx() {
 fn multi_word_planted_boards_are_solved() {
     let cases = [(false, 12, 12), (true, 16, 12), (false, 18, 16), (true, 30, 8)];
     for (k, &(hex, w, h)) in cases.iter().enumerate() {
-        let s = spec(hex, w, h, 3, 4, 4, true);
+        let s = spec(usize::from(hex), w, h, 3, 4, 4, true);
         let p = planted(&s, "large", &mut Rng64::seed(k as u64)).unwrap();
         let tiler = Tiler::new(&p.puzzle.problem).unwrap();
         assert!(tiler.plan().nbits > 128, "{w}x{h} should need several words");
@@ -96,30 +99,57 @@ fn multi_word_planted_boards_are_solved() {
     }
 }
 
-/// The board symmetries of a puzzle, worked out here from lattice transforms alone (independently
-/// of the engine): each as a map from a cell to its image.
-fn symmetries(p: &tessera_polyform::tiler::Problem) -> Vec<std::collections::HashMap<(i32, i32), (i32, i32)>> {
-    use tessera_core::geometry::{Coord, Polyform};
+/// A board symmetry as maps of cells and of labels.
+type Symmetry = (std::collections::HashMap<Coord, Coord>, std::collections::HashMap<char, char>);
+
+/// The board symmetries of a puzzle that map its set of pieces onto itself, worked out here
+/// from lattice transforms alone (independently of the engine): each as a map from a cell to its
+/// image and from a label to the label its pieces become (a reflection turns a chiral piece that
+/// may not be turned over into its mirror image, which must be another piece of the set).
+fn symmetries(p: &tessera_polyform::tiler::Problem) -> Vec<Symmetry> {
+    use std::collections::{BTreeSet, HashMap};
+    use tessera_core::geometry::{Polyform, Transform};
     let lattice = p.lattice;
-    let mirror =
-        p.pieces.iter().all(|q| q.mirror || Polyform::from_offsets(lattice, q.cells.iter().copied()).is_achiral());
-    let board: std::collections::BTreeSet<(i32, i32)> = p.board.iter().copied().collect();
-    let to = |c: (i32, i32)| lattice.from_offset(c.0, c.1);
-    let mut out = Vec::new();
-    for t in lattice.transforms(mirror) {
-        let img: Vec<Coord> = p.board.iter().map(|&c| t.apply(to(c))).collect();
-        let low = |cs: &[Coord]| *cs.iter().min_by_key(|c| (c.y, c.x)).unwrap();
-        let (a, b) = (low(&p.board.iter().map(|&c| to(c)).collect::<Vec<_>>()), low(&img));
-        let map: std::collections::HashMap<(i32, i32), (i32, i32)> = p
+    let shapes: Vec<Polyform> = p.pieces.iter().map(|q| Polyform::new(lattice, q.cells.iter().copied())).collect();
+    // The shapes a piece may take, as a set.
+    let takes = |k: usize, shape: &Polyform| -> BTreeSet<Polyform> {
+        shape.orientations(p.pieces[k].mirror).into_iter().collect()
+    };
+    let flip = Transform { lattice, rot: 0, mirror: true };
+    let mirrored: Option<HashMap<char, char>> = (0..p.pieces.len())
+        .map(|k| {
+            let image = takes(k, &shapes[k].transformed(flip));
+            let partner = (0..p.pieces.len())
+                .find(|&j| p.pieces[j].count == p.pieces[k].count && takes(j, &shapes[j]) == image)?;
+            Some((p.pieces[k].label, p.pieces[partner].label))
+        })
+        .collect();
+    let board: BTreeSet<Coord> = p.board.iter().copied().collect();
+    let mut out: Vec<Symmetry> = Vec::new();
+    for t in lattice.transforms(mirrored.is_some()) {
+        let img: Vec<Coord> = p.board.iter().map(|&c| t.apply(c)).collect();
+        // Move the image so that its lowest cell lands on the board's: triangles only onto one
+        // of their kind, cubes across layers too.
+        let low = |cs: &[Coord]| *cs.iter().min_by_key(|c| (c.z, c.y, c.x)).unwrap();
+        let (a, b) = (low(&p.board), low(&img));
+        if lattice == Lattice::Triangle && a.z != b.z {
+            continue;
+        }
+        let dz = if lattice == Lattice::Cube { a.z - b.z } else { 0 };
+        let map: HashMap<Coord, Coord> = p
             .board
             .iter()
             .map(|&c| {
-                let i = t.apply(to(c));
-                (c, lattice.to_offset(Coord::new(i.x - b.x + a.x, i.y - b.y + a.y)))
+                let i = t.apply(c);
+                (c, Coord::at(i.x - b.x + a.x, i.y - b.y + a.y, i.z + dz))
             })
             .collect();
-        if map.values().all(|c| board.contains(c)) && !out.contains(&map) {
-            out.push(map);
+        let labels: HashMap<char, char> = match (t.mirror, &mirrored) {
+            (true, Some(m)) => m.clone(),
+            _ => p.pieces.iter().map(|q| (q.label, q.label)).collect(),
+        };
+        if map.values().all(|c| board.contains(c)) && !out.iter().any(|o| o.0 == map) {
+            out.push((map, labels));
         }
     }
     out
@@ -132,16 +162,16 @@ proptest! {
     /// symmetries (worked out independently) number exactly the distinct count, with touching
     /// copies of a piece told apart by their cells, not their labels.
     #[test]
-    fn distinct_counts_match_an_independent_classification(hex: bool, width in 1u32..5, height in 1u32..5,
+    fn distinct_counts_match_an_independent_classification(kind in 0usize..4, width in 1u32..5, height in 1u32..5,
                                                           min in 1u32..4, mirror: bool, seed: u64) {
         use std::collections::BTreeSet;
-        let s = spec(hex, width, height, 0, min, min + 1, mirror);
+        let s = spec(kind, width, height, 0, min, min + 1, mirror);
         let p = planted(&s, "prop", &mut Rng64::seed(seed)).unwrap();
         let tiler = Tiler::new(&p.puzzle.problem).unwrap();
         let counts = tiler.count(1, &Budget::unlimited());
         let syms = symmetries(&p.puzzle.problem);
         // A tiling as a set of pieces, each a label and its cells.
-        type Tiling = BTreeSet<(char, BTreeSet<(i32, i32)>)>;
+        type Tiling = BTreeSet<(char, BTreeSet<Coord>)>;
         let mut raw: BTreeSet<Tiling> = BTreeSet::new();
         let outcome = tiler.for_each(&Budget::unlimited(), false, |sol| {
             let labels: Vec<char> = tiler.labels(sol).chars().collect();
@@ -154,7 +184,7 @@ proptest! {
         prop_assert_eq!(outcome, tessera_core::runtime::Outcome::Complete);
         prop_assert_eq!(raw.len() as u64, counts.raw);
         let classes: BTreeSet<Tiling> = raw.iter().map(|t| {
-            syms.iter().map(|m| t.iter().map(|(l, cs)| (*l, cs.iter().map(|c| m[c]).collect())).collect::<Tiling>()).min().unwrap()
+            syms.iter().map(|(m, l)| t.iter().map(|(a, cs)| (l[a], cs.iter().map(|c| m[c]).collect())).collect::<Tiling>()).min().unwrap()
         }).collect();
         prop_assert_eq!(classes.len() as u64, counts.distinct, "{}", p.puzzle.to_text());
     }
@@ -166,7 +196,7 @@ proptest! {
 #[test]
 fn many_types_and_long_placement_lists_are_solved() {
     for seed in 0..3 {
-        let s = spec(true, 12, 12, 0, 6, 8, true);
+        let s = spec(1, 12, 12, 0, 6, 8, true);
         let p = planted(&s, "many", &mut Rng64::seed(seed)).unwrap();
         let tiler = Tiler::with_engine(&p.puzzle.problem, EngineKind::Fast).unwrap();
         let plan = tiler.plan();
@@ -191,7 +221,7 @@ fn many_types_and_long_placement_lists_are_solved() {
 #[test]
 fn identical_copies_agree_with_dlx() {
     for (hex, w, h, size) in [(false, 4, 5, 2), (true, 4, 3, 3)] {
-        let s = spec(hex, w, h, 0, size, size, true);
+        let s = spec(usize::from(hex), w, h, 0, size, size, true);
         let p = planted(&s, "copies", &mut Rng64::seed(3)).unwrap();
         assert!(p.puzzle.problem.pieces.iter().any(|piece| piece.count > 1), "{}", p.puzzle.to_text());
         let a = Tiler::with_engine(&p.puzzle.problem, EngineKind::Fast).unwrap().count(1, &Budget::unlimited());

@@ -6,7 +6,7 @@
 //! boxes at once (see [`colours_can_balance`]): a box without spare cells takes only an even
 //! number of T, and, if it has no T, an even number of L and J together.
 
-use tessera_core::geometry::Lattice;
+use tessera_core::geometry::{Coord, Lattice};
 use tessera_core::runtime::Verdict;
 use tessera_polyform::tiler::{EngineKind, PieceSpec, Problem, Solution, Tiler};
 
@@ -54,8 +54,8 @@ pub fn rectangle((w, h): Dims) -> Vec<(i32, i32)> {
 /// the top (row `r` is `y = top - r`), spare cells as single-cell holes.
 pub fn problem(bag: &Bag, region: &[(i32, i32)]) -> (Problem, i32) {
     let top = region.iter().map(|c| c.1).max().unwrap_or(0);
-    let mut board: Vec<(i32, i32)> = region.iter().map(|&(x, y)| (x, top - y)).collect();
-    board.sort_unstable_by_key(|&(c, r)| (r, c));
+    let mut board: Vec<Coord> = region.iter().map(|&(x, y)| Coord::new(x, top - y)).collect();
+    board.sort_unstable_by_key(|c| (c.y, c.x));
     let mut pieces: Vec<PieceSpec> = bag
         .kinds()
         .into_iter()
@@ -63,14 +63,14 @@ pub fn problem(bag: &Bag, region: &[(i32, i32)]) -> (Problem, i32) {
         .filter(|(_, c)| **c > 0)
         .map(|(k, &count)| PieceSpec {
             label: k.name,
-            cells: k.cells.iter().map(|&(x, y)| (x, -y)).collect(),
+            cells: k.cells.iter().map(|&(x, y)| Coord::new(x, -y)).collect(),
             count,
             mirror: false,
         })
         .collect();
     let spare = (region.len() as u64).saturating_sub(bag.cells());
     if spare > 0 {
-        pieces.push(PieceSpec { label: HOLE, cells: vec![(0, 0)], count: spare as u32, mirror: false });
+        pieces.push(PieceSpec { label: HOLE, cells: vec![Coord::new(0, 0)], count: spare as u32, mirror: false });
     }
     (Problem { lattice: Lattice::Square, board, pieces }, top)
 }
@@ -84,8 +84,8 @@ pub fn answer(set: PieceSet, problem: &Problem, s: &Solution, top: i32) -> Answe
         let cells = cells
             .iter()
             .map(|&k| {
-                let (c, r) = problem.board[k];
-                (c, top - r)
+                let c = problem.board[k];
+                (c.x, top - c.y)
             })
             .collect();
         placed.push(Placed { kind, cells });
