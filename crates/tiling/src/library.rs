@@ -6,14 +6,63 @@ use std::path::Path;
 
 use crate::puzzle::{ParseError, Puzzle};
 
-/// Name and text of every built-in puzzle.
-pub const BUILTIN: &[(&str, &str)] = &[
-    ("meteor", include_str!("../puzzles/meteor.txt")),
-    ("pentomino-6x10", include_str!("../puzzles/pentomino-6x10.txt")),
-    ("pentomino-5x12", include_str!("../puzzles/pentomino-5x12.txt")),
-    ("pentomino-4x15", include_str!("../puzzles/pentomino-4x15.txt")),
-    ("pentomino-3x20", include_str!("../puzzles/pentomino-3x20.txt")),
-    ("scott-8x8", include_str!("../puzzles/scott-8x8.txt")),
+/// The built-in puzzles' files, by name (`puzzles/NAME.txt`), embedded.
+macro_rules! puzzles {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../puzzles/", $name, ".txt")))),*]
+    };
+}
+
+/// Name and text of every built-in puzzle: the demonstrations' first, then the library of
+/// classic puzzles on the four lattices (see `puzzles/README.md` for their sources).
+pub const BUILTIN: &[(&str, &str)] = puzzles![
+    "meteor",
+    "pentomino-6x10",
+    "pentomino-5x12",
+    "pentomino-4x15",
+    "pentomino-3x20",
+    "scott-8x8",
+    "bedlam",
+    "diabolical-cube",
+    "domino-6x6",
+    "domino-8x8",
+    "hexiamond-3x12",
+    "hexiamond-4x11-trapezoid",
+    "hexiamond-4x9",
+    "hexiamond-6x6",
+    "hexiamond-long-hexagon",
+    "hexiamond-tenyo",
+    "lozenge-hexagon-2-2-2",
+    "lozenge-hexagon-2-3-4",
+    "lozenge-hexagon-3-3-3",
+    "lozenge-hexagon-4-4-4",
+    "one-sided-hexiamond-obeirne-hexagon",
+    "one-sided-pentomino-3x30",
+    "one-sided-pentomino-5x18",
+    "one-sided-pentomino-6x15",
+    "one-sided-pentomino-9x10",
+    "one-sided-tetromino-4x7",
+    "pentomino-8x8-corners",
+    "pentomino-8x8-four-holes-1",
+    "pentomino-8x8-four-holes-2",
+    "pentomino-8x8-four-holes-3",
+    "pentomino-8x8-four-holes-4",
+    "pentomino-tetromino-8x8",
+    "polyhex-34-hexagon",
+    "slothouber-graatsma",
+    "solid-pentomino-2x3x10",
+    "solid-pentomino-2x5x6",
+    "solid-pentomino-3x4x5",
+    "soma",
+    "tetracube-2x2x8",
+    "tetracube-2x4x4",
+    "tetrahex-7x4",
+    "tetrahex-bumpy-triangle",
+    "tetrahex-coin",
+    "tetrahex-elongated-hexagon",
+    "tetrahex-staggered-7x4",
+    "tetrahex-triangle-7",
+    "tetromino-4x5",
 ];
 
 /// The text of a built-in puzzle.
