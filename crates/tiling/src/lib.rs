@@ -3,8 +3,8 @@
 //! The engine ([`tessera_polyform::tiler`]) counts, lists or finds tilings; this crate adds the
 //! puzzle text format ([`puzzle`]), the shipped puzzles ([`library`]), the Benchmarks Game
 //! "meteor-contest" program ([`meteor`]), random puzzles with a planted tiling ([`random`]), an
-//! independent validator ([`validate`]), evaluation runs ([`eval`]), reports ([`report`]) and
-//! the demonstrations ([`demo`]).
+//! independent validator ([`validate`]), evaluation runs ([`eval`]), reports ([`report`]), the
+//! demonstrations ([`demo`]) and puzzles as input for Knuth's `dlx1` ([`dlx`]).
 //!
 //! Count the tilings of a shipped puzzle, find one and check it independently:
 //!
@@ -24,6 +24,7 @@
 //! ```
 
 pub mod demo;
+pub mod dlx;
 pub mod eval;
 pub mod library;
 pub mod meteor;
