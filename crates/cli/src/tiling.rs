@@ -54,8 +54,12 @@ pub enum TilingCommand {
         name: String,
         /// Every board and piece as coordinates, one cell per line (for scripts): square `x y`,
         /// hex `q r`, triangle `x y t`, cube `x y z`.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "dlx")]
         cells: bool,
+        /// Print the puzzle as input for Knuth's exact-cover solver dlx1 instead: every board
+        /// cell and every copy of every piece is an item.
+        #[arg(long)]
+        dlx: bool,
     },
     /// Write a random puzzle with a planted tiling (cut a board into random pieces).
     Random(RandomArgs),
@@ -242,7 +246,8 @@ pub fn run(cmd: TilingCommand) -> Result<ExitCode> {
             emit(&list_builtin())?;
             Ok(ExitCode::SUCCESS)
         }
-        TilingCommand::Show { name, cells } => {
+        TilingCommand::Show { name, dlx: true, .. } => show_dlx(&name),
+        TilingCommand::Show { name, cells, .. } => {
             if cells {
                 emit(&library::open(&name).map_err(with_example_hint)?.to_cells_text())?;
             } else if let Some(text) = library::builtin_text(&name) {
@@ -324,6 +329,15 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
         bail!(m);
     }
     Ok(if outcome.is_complete() { ExitCode::SUCCESS } else { stopped_early(outcome) })
+}
+
+/// `show --dlx`: the puzzle (any that `solve` opens) as dlx1's input.
+fn show_dlx(source: &str) -> Result<ExitCode> {
+    let puzzle = library::open(source).map_err(with_example_hint)?;
+    // The dancing-links engine builds the plan and little else.
+    let tiler = Tiler::with_engine(&puzzle.problem, EngineKind::Dlx)?;
+    emit(&tessera_tiling::dlx::dlx_input(&puzzle.name, tiler.plan())?)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// An empty puzzle file's error, with where to find an example.

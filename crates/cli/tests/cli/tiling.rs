@@ -120,6 +120,26 @@ fn list_and_show_builtin_puzzles() {
 }
 
 #[test]
+fn show_dlx_writes_the_exact_cover_problem_of_a_puzzle() {
+    let text = stdout(&tessera(&["tiling", "show", "scott-8x8", "--dlx"]));
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('|')).collect();
+    assert_eq!(rows[0].split(' ').count(), 60 + 12, "cells and pieces: {}", rows[0]);
+    assert!(text.contains(&format!("| options: {},", rows.len() - 1)), "{text}");
+    // A file too, its three identical copies told apart.
+    let file = scratch("show-dlx").join("d.txt");
+    std::fs::write(&file, "name three\nboard\n###\n\npiece D x3\n#\n").unwrap();
+    let text = stdout(&tessera(&["tiling", "show", file.to_str().unwrap(), "--dlx"]));
+    assert!(text.starts_with("| three: "), "{text}");
+    assert!(text.contains("\n| factor 6 = 3!: "), "{text}");
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('|')).collect();
+    assert_eq!(rows[0], "#0 #1 #2 D1 D2 D3");
+    assert_eq!(rows.len(), 1 + 3 * 3, "three placements, three copies");
+    let out = tessera(&["tiling", "show", "no-such-puzzle", "--dlx"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("error: no file"), "{}", stderr(&out));
+}
+
+#[test]
 fn a_count_draws_one_of_its_tilings() {
     let dir = scratch("count-svg");
     let svg = dir.join("p.svg");
