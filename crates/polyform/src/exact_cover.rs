@@ -117,21 +117,79 @@ impl ExactCover {
 
     /// Visits every solution (as the sorted list of its option indices) until the visitor breaks
     /// or `stop` says so.
-    pub fn solve<S, V>(&self, stop: &mut S, mut visit: V) -> Outcome
+    pub fn solve<S, V>(&self, stop: &mut S, visit: V) -> Outcome
     where
         S: Stop,
         V: FnMut(&[usize]) -> ControlFlow<()>,
     {
-        let mut links = Links::build(self);
-        // Each node scans the open branching items, so on big problems poll every few nodes.
-        let branching = self.bounds.iter().filter(|b| b.branches()).count() as u64;
-        let poll = (POLL_INTERVAL * 256 / branching.max(256)).max(1);
-        let mut search = Search { links: &mut links, stop, visit: &mut visit, chosen: Vec::new(), nodes: 0, poll };
-        match search.run() {
-            ControlFlow::Continue(()) => Outcome::Complete,
-            ControlFlow::Break(r) => Outcome::Stopped(r),
-        }
+        self.solve_below(&[], stop, visit)
     }
+
+    /// Visits every solution that holds the options of `prefix` (chosen first, in their order),
+    /// as [`ExactCover::solve`] does. A prefix that names no option, or whose options cannot be
+    /// chosen together, has no solution below it.
+    ///
+    /// Together with [`ExactCover::prefixes`], this splits one search into independent parts
+    /// (a [`Searcher`] searches below many prefixes for the cost of building one).
+    pub fn solve_below<S, V>(&self, prefix: &[usize], stop: &mut S, visit: V) -> Outcome
+    where
+        S: Stop,
+        V: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        self.searcher().solve_below(prefix, stop, visit)
+    }
+
+    /// A search ready to run below any number of prefixes, its links built once.
+    pub fn searcher(&self) -> Searcher<'_> {
+        Searcher { ec: self, links: Links::build(self) }
+    }
+
+    /// Splits the search into at least `min` prefixes when it can: lists of options such that
+    /// every solution holds exactly one of them (see [`ExactCover::solve_below`]). They are the
+    /// nodes of one level of the search tree (or leaves above it): level by level, each prefix
+    /// is extended by every option that can join it and covers the exactly-once item that the
+    /// search would branch on there (the open one with the fewest options, the first of them);
+    /// prefixes that no option extends are dropped (no solution holds them). The split depends
+    /// only on the problem and `min`.
+    pub fn prefixes(&self, min: usize) -> Vec<Vec<usize>> {
+        let mut links = Links::build(self);
+        let mut level: Vec<Vec<usize>> = vec![Vec::new()];
+        while level.len() < min {
+            let (mut next, mut grew) = (Vec::new(), false);
+            for p in &level {
+                links.choose(self, p);
+                match links.branch_item() {
+                    None => next.push(p.clone()),
+                    Some(i) => {
+                        let mut x = links.down[i];
+                        while x != i {
+                            next.push([&p[..], &[links.option[x]]].concat());
+                            grew = true;
+                            x = links.down[x];
+                        }
+                    }
+                }
+                links.unchoose(self, p);
+            }
+            level = next;
+            if !grew {
+                break;
+            }
+        }
+        level
+    }
+
+    /// Whether the options can be chosen together: each exists, and no item is used more often
+    /// than its bounds allow.
+    fn can_choose(&self, options: &[usize]) -> bool {
+        let mut used = vec![0u32; self.bounds.len()];
+        for &o in options {
+            let Some(items) = self.options.get(o) else { return false };
+            items.iter().for_each(|&i| used[i] += 1);
+        }
+        used.iter().zip(&self.bounds).all(|(&u, b)| u <= b.max)
+    }
+
     /// Counts the solutions.
     pub fn count<S: Stop>(&self, stop: &mut S) -> (u64, Outcome) {
         let mut n = 0;
@@ -152,6 +210,45 @@ impl ExactCover {
             (Some(s), _) => Verdict::Feasible(s),
             (None, Outcome::Complete) => Verdict::Infeasible,
             (None, Outcome::Stopped(r)) => Verdict::Unknown(r),
+        }
+    }
+}
+
+/// An exact-cover search whose links are built once, to search below many prefixes (see
+/// [`ExactCover::prefixes`]).
+pub struct Searcher<'a> {
+    ec: &'a ExactCover,
+    links: Links,
+}
+
+impl std::fmt::Debug for Searcher<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher").field("options", &self.ec.options.len()).finish()
+    }
+}
+
+impl Searcher<'_> {
+    /// [`ExactCover::solve_below`], on these links (left as they were found).
+    pub fn solve_below<S, V>(&mut self, prefix: &[usize], stop: &mut S, mut visit: V) -> Outcome
+    where
+        S: Stop,
+        V: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        if !self.ec.can_choose(prefix) {
+            return Outcome::Complete;
+        }
+        self.links.choose(self.ec, prefix);
+        // Each node scans the open branching items, so on big problems poll every few nodes.
+        let branching = self.ec.bounds.iter().filter(|b| b.branches()).count() as u64;
+        let poll = (POLL_INTERVAL * 256 / branching.max(256)).max(1);
+        let chosen = prefix.to_vec();
+        let mut search = Search { links: &mut self.links, stop, visit: &mut visit, chosen, nodes: 0, poll };
+        // The search undoes its own choices, even when it stops early.
+        let flow = search.run();
+        self.links.unchoose(self.ec, prefix);
+        match flow {
+            ControlFlow::Continue(()) => Outcome::Complete,
+            ControlFlow::Break(r) => Outcome::Stopped(r),
         }
     }
 }
@@ -323,6 +420,36 @@ impl Links {
         }
     }
 
+    /// Chooses options that can go together ([`ExactCover::can_choose`]), in order: each
+    /// takes its items, the first one covered hiding the option from the lists of the others
+    /// (as a choice made by the search does).
+    fn choose(&mut self, ec: &ExactCover, options: &[usize]) {
+        for &o in options {
+            ec.options[o].iter().for_each(|&item| self.take(item + 1));
+        }
+    }
+
+    /// Undoes [`Links::choose`] of the same options, in the reverse order.
+    fn unchoose(&mut self, ec: &ExactCover, options: &[usize]) {
+        for &o in options.iter().rev() {
+            ec.options[o].iter().rev().for_each(|&item| self.untake(item + 1));
+        }
+    }
+
+    /// The item the search branches on: the open branching item with the fewest options left
+    /// (the first such); `None` when every branching item is covered.
+    fn branch_item(&self) -> Option<usize> {
+        let (mut best, mut best_len) = (None, usize::MAX);
+        let mut i = self.right[0];
+        while i != 0 {
+            if self.len[i] < best_len {
+                (best, best_len) = (Some(i), self.len[i]);
+            }
+            i = self.right[i];
+        }
+        best
+    }
+
     /// Whether every counted item got its minimum.
     fn counts_met(&self) -> bool {
         self.need.iter().all(|&n| n <= 0)
@@ -463,6 +590,50 @@ mod tests {
         assert!(matches!(ec.add_option(&[c]), Err(ExactCoverError::NoBranchingItem(_))));
         assert_eq!(ec.try_add_item(Bounds { min: 2, max: 1 }), Err(ExactCoverError::BadBounds(2, 1)));
         assert_eq!(ec.first(&mut Never), Verdict::Infeasible);
+    }
+
+    /// The solutions below the prefixes are the solutions, each once, for any split; a
+    /// prefix of options that cannot go together has none below it.
+    #[test]
+    fn prefixes_split_the_solutions() {
+        // A 2x6 strip of cells, dominoes counted by a 6-use item.
+        let n = 6;
+        let mut ec = ExactCover::new();
+        ec.add_items(2 * n, Bounds::ONCE);
+        let dom = ec.add_item(Bounds::exactly(n as u32));
+        for c in 0..n {
+            ec.add_option(&[c, n + c, dom]).unwrap();
+            if c + 1 < n {
+                ec.add_option(&[c, c + 1, dom]).unwrap();
+                ec.add_option(&[n + c, n + c + 1, dom]).unwrap();
+            }
+        }
+        let mut whole = Vec::new();
+        let _ = ec.solve(&mut Never, |s| {
+            whole.push(s.to_vec());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(whole.len(), 13);
+        for min in [1, 2, 5, 40, 1000] {
+            let prefixes = ec.prefixes(min);
+            assert!(prefixes.len() >= min.min(13), "min {min}: {} prefixes", prefixes.len());
+            let mut below = Vec::new();
+            for p in &prefixes {
+                let outcome = ec.solve_below(p, &mut Never, |s| {
+                    assert!(p.iter().all(|o| s.contains(o)), "a solution below {p:?} without it: {s:?}");
+                    below.push(s.to_vec());
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(outcome, Outcome::Complete);
+            }
+            below.sort();
+            whole.sort();
+            assert_eq!(below, whole, "min {min}");
+        }
+        // Options 0 and 1 share cell 0; option 99 does not exist.
+        for bad in [&[0, 1][..], &[99]] {
+            assert_eq!(ec.solve_below(bad, &mut Never, |_| panic!("a solution below {bad:?}")), Outcome::Complete);
+        }
     }
 
     #[test]

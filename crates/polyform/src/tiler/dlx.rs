@@ -6,7 +6,7 @@
 //! fast one, which makes it the cross-check in tests, and it handles boards of any size.
 
 use crate::exact_cover::{Bounds, ExactCover};
-use tessera_core::runtime::{Budget, Outcome, Verdict};
+use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict};
 
 use crate::tiler::engine::{Engine, Visit};
 use crate::tiler::plan::Plan;
@@ -36,29 +36,38 @@ impl Dlx {
 }
 
 impl Engine for Dlx {
-    fn prefixes(&self, _min: usize) -> Vec<Vec<u32>> {
-        vec![Vec::new()]
+    fn prefixes(&self, min: usize) -> Vec<Vec<u32>> {
+        // Options were added in placement order, so option k is placement k.
+        let prefixes = self.problem.prefixes(min);
+        prefixes.into_iter().map(|p| p.into_iter().map(|o| o as u32).collect()).collect()
     }
 
     fn run(
         &self,
-        _prefixes: &[Vec<u32>],
+        prefixes: &[Vec<u32>],
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
         _labels: Option<&[char]>,
         visit: &mut Visit<'_>,
     ) -> Outcome {
-        // There is one prefix, the empty one: whoever takes it searches everything.
-        if next().is_none() {
-            return Outcome::Complete;
+        let (mut ids, mut prefix) = (Vec::new(), Vec::new());
+        let mut searcher = self.problem.searcher();
+        while let Some(k) = next() {
+            if budget.expired() {
+                return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
+            }
+            prefix.clear();
+            prefix.extend(prefixes[k].iter().map(|&o| o as usize));
+            let outcome = searcher.solve_below(&prefix, budget, |options| {
+                ids.clear();
+                ids.extend(options.iter().map(|&o| o as u32));
+                visit(&ids, &[])
+            });
+            if !outcome.is_complete() {
+                return outcome;
+            }
         }
-        let mut ids = Vec::new();
-        self.problem.solve(budget, |options| {
-            // Options were added in placement order, so option k is placement k.
-            ids.clear();
-            ids.extend(options.iter().map(|&o| o as u32));
-            visit(&ids, &[])
-        })
+        Outcome::Complete
     }
 
     fn first(&self, _seed: u64, _natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {

@@ -12,7 +12,10 @@ pub(crate) type Visit<'v> = dyn FnMut(&[u32], &[char]) -> ControlFlow<()> + 'v;
 /// A search engine over a compiled puzzle. Searches can be split into independent prefixes (lists
 /// of the engine's own placement handles) for parallel workers.
 pub(crate) trait Engine: Send + Sync {
-    /// Splits the search into at least `min` independent prefixes when the tree allows it.
+    /// Splits the search into at least `min` independent prefixes when the tree allows it:
+    /// every solution lies below exactly one of them. The split depends only on the compiled
+    /// puzzle and `min` (never on threads or timing), so that a count split across machines
+    /// adds up.
     fn prefixes(&self, min: usize) -> Vec<Vec<u32>>;
     /// Searches below the prefixes that `next` hands out (indices into `prefixes`) until it has
     /// no more, calling `visit` with each solution as plan placement indices (and, if the

@@ -7,6 +7,8 @@
 //! fits, remember dead states, break the board's symmetry on one piece) and generic dancing links
 //! ([`crate::exact_cover`]), kept as the fallback for huge boards and as the cross-check in tests.
 //!
+//! A count too long for one machine splits into shards that add up ([`Tiler::count_shard`]).
+//!
 //! Packing with room to spare is exact tiling too: add single-cell "hole" pieces for the spare
 //! cells.
 
@@ -19,7 +21,9 @@ mod pairs;
 pub mod plan;
 pub mod problem;
 mod search;
+mod shard;
 mod solver;
 
 pub use problem::{PieceSpec, Problem};
+pub use shard::{CountProgress, MAX_SHARDS, ShardCounts};
 pub use solver::{Counts, EngineKind, Solution, Tiler, TilingError};

@@ -35,6 +35,7 @@ use crate::tiler::fast::{Fast, MAX_TYPES};
 use crate::tiler::fit::FitTables;
 use crate::tiler::plan::{Group, Plan};
 use crate::tiler::problem::{Problem, draw, picture};
+use crate::tiler::shard::CountProgress;
 
 /// Most pieces for a single worker to search on the caller's thread (a few hundred bytes of
 /// stack a piece); deeper searches get a thread with a deep stack.
@@ -75,6 +76,9 @@ pub enum TilingError {
     /// Building the tables was stopped by the budget.
     #[error("stopped before the tables were built: {0}")]
     Stopped(StopReason),
+    /// A share of a split count that does not exist (see [`Tiler::count_shard`]).
+    #[error("bad shard {0}/{1}: expected I/N with 1 <= I <= N <= {max}", max = crate::tiler::shard::MAX_SHARDS)]
+    BadShard(u64, u64),
     /// The fast engine was requested for a puzzle it cannot take.
     #[error(
         "the fast engine takes boards whose bounding box has at most 4096 cells, at most 64 piece types, and placement masks and tables of at most 256 MiB in all (this puzzle: {0} cells, {1} types, {2} MiB): the dancing-links engine takes any puzzle"
@@ -147,7 +151,7 @@ pub struct Counts {
 /// A puzzle ready to be solved.
 pub struct Tiler {
     plan: Plan,
-    engine: Box<dyn Engine>,
+    pub(super) engine: Box<dyn Engine>,
     kind: EngineKind,
 }
 
@@ -155,6 +159,22 @@ impl std::fmt::Debug for Tiler {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tiler").field("cells", &self.plan.len()).field("engine", &self.kind).finish()
     }
+}
+
+/// Some of a search's prefixes, and where to count those done.
+#[derive(Clone, Copy)]
+pub(super) struct Share<'a> {
+    pub(super) prefixes: &'a [Vec<u32>],
+    pub(super) progress: Option<&'a CountProgress>,
+}
+
+/// What a count gathers: tilings, the numerator of the distinct count (see [`Tiler::tally`]),
+/// the smallest tiling among the first each worker found, and whether it finished.
+pub(super) struct Tally {
+    pub(super) raw: u64,
+    pub(super) numerator: u64,
+    pub(super) sample: Option<Solution>,
+    pub(super) outcome: Outcome,
 }
 
 /// One found tiling with the symmetries that map it to the tilings it stands for.
@@ -237,32 +257,51 @@ impl Tiler {
     /// picture, say), on `threads` workers.
     pub fn count_with_sample(&self, threads: usize, budget: &Budget) -> (Counts, Option<Solution>) {
         let start = Instant::now();
+        let tally = self.tally(None, threads, budget);
+        (self.counts_of(&tally, start), tally.sample)
+    }
+
+    /// Counts the tilings below `share` (every tiling when `None`) on `threads` workers.
+    ///
+    /// Besides the raw count it sums `|Stab(T)|` over the tilings `T` counted: by the
+    /// orbit-stabiliser theorem a class of `|G| / |Stab(T)|` tilings adds exactly `|G|`, so that
+    /// sum divided by `|G|` is the number of classes, and sums over any split of the tilings
+    /// add up to the whole one's (unlike numbers of classes, which a split may cut).
+    pub(super) fn tally(&self, share: Option<Share<'_>>, threads: usize, budget: &Budget) -> Tally {
         let g = self.symmetries() as u64;
-        let (accs, outcome) = self.drive(
-            threads,
-            budget,
-            None,
-            || (0u64, 0u64, None),
-            |acc, ids, _| {
-                let found = self.found(ids);
-                let k = found.reps.len() as u64;
-                acc.0 += k;
-                acc.1 += if g == 1 { k } else { self.stabiliser(&found.sol) * k };
-                acc.2.get_or_insert(found.sol);
-                ControlFlow::Continue(())
-            },
-        );
+        let progress = share.and_then(|s| s.progress);
+        let on_found = |acc: &mut (u64, u64, Option<Solution>), ids: &[u32], _: &[char]| {
+            let found = self.found(ids);
+            let k = found.reps.len() as u64;
+            acc.0 += k;
+            acc.1 += if g == 1 { k } else { self.stabiliser(&found.sol) * k };
+            acc.2.get_or_insert(found.sol);
+            if let Some(p) = progress {
+                p.add_found(k);
+            }
+            ControlFlow::Continue(())
+        };
+        let init = || (0u64, 0u64, None);
+        let (accs, outcome) = match share {
+            None => self.drive(threads, budget, None, init, on_found),
+            Some(share) => self.drive_over(share, threads, budget, None, init, on_found),
+        };
         let (raw, numerator) = accs.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         let sample = accs.into_iter().filter_map(|a| a.2).min();
-        let counts = Counts {
-            raw,
-            distinct: numerator / g,
+        Tally { raw, numerator, sample, outcome }
+    }
+
+    /// The counts of a tally, timed from `start`.
+    pub(super) fn counts_of(&self, tally: &Tally, start: Instant) -> Counts {
+        let g = self.symmetries() as u64;
+        Counts {
+            raw: tally.raw,
+            distinct: tally.numerator / g,
             symmetries: g as usize,
             group: self.plan.group(),
-            outcome,
+            outcome: tally.outcome,
             seconds: start.elapsed().as_secs_f64(),
-        };
-        (counts, sample)
+        }
     }
 
     /// Visits every tiling (or, with `distinct`, one per symmetry class: the smallest of its
@@ -420,20 +459,49 @@ impl Tiler {
         if !self.plan.areas_match() {
             return (vec![init()], Outcome::Complete);
         }
-        let threads = threads.max(1);
         let prefixes = if threads > 1 { self.engine.prefixes(threads * 48) } else { vec![Vec::new()] };
+        self.drive_over(Share { prefixes: &prefixes, progress: None }, threads, budget, labels, init, on_found)
+    }
+
+    /// [`Tiler::drive`] over the given prefixes (each worker's finished prefixes counted on the
+    /// share's progress, if any, as it takes the next one: outside the search).
+    pub(super) fn drive_over<A, I, F>(
+        &self,
+        share: Share<'_>,
+        threads: usize,
+        budget: &Budget,
+        labels: Option<&[char]>,
+        init: I,
+        on_found: F,
+    ) -> (Vec<A>, Outcome)
+    where
+        A: Send,
+        I: Fn() -> A + Sync,
+        F: Fn(&mut A, &[u32], &[char]) -> ControlFlow<()> + Sync,
+    {
+        let Share { prefixes, progress } = share;
+        if let Some(p) = progress {
+            p.start(prefixes.len());
+        }
         // Workers take the next prefix as they become free.
         let cursor = AtomicUsize::new(0);
-        let next = || {
-            let k = cursor.fetch_add(1, Ordering::Relaxed);
-            (k < prefixes.len()).then_some(k)
-        };
         // A private cancel flag: a visitor that stops one worker stops them all.
         let budget = budget.fork();
-        let workers = threads.min(prefixes.len()).max(1);
+        let workers = threads.max(1).min(prefixes.len()).max(1);
         let stopped = Mutex::new(None::<StopReason>);
         let work = |acc: &mut A, _: usize, b: &mut Budget| {
-            let outcome = self.engine.run(&prefixes, &next, b, labels, &mut |ids, drawn| on_found(acc, ids, drawn));
+            // Engines ask for the next prefix once they are done with the one they hold.
+            let holding = std::cell::Cell::new(false);
+            let next = || {
+                if holding.replace(true)
+                    && let Some(p) = progress
+                {
+                    p.finished_one();
+                }
+                let k = cursor.fetch_add(1, Ordering::Relaxed);
+                (k < prefixes.len()).then_some(k)
+            };
+            let outcome = self.engine.run(prefixes, &next, b, labels, &mut |ids, drawn| on_found(acc, ids, drawn));
             if let Outcome::Stopped(r) = outcome {
                 let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());
                 // Keep the root cause, not the cancellations it caused.
