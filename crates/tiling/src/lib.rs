@@ -3,8 +3,9 @@
 //! The engine ([`tessera_polyform::tiler`]) counts, lists or finds tilings; this crate adds the
 //! puzzle text format ([`puzzle`]), the shipped puzzles ([`library`]), the Benchmarks Game
 //! "meteor-contest" program ([`meteor`]), random puzzles with a planted tiling ([`random`]), an
-//! independent validator ([`validate`]), evaluation runs ([`eval`]), reports ([`report`]), the
-//! demonstrations ([`demo`]) and puzzles as input for Knuth's `dlx1` ([`dlx`]).
+//! independent validator ([`validate`]), evaluation runs ([`eval`]), reports ([`report`]), counts
+//! split across machines ([`shards`]), the demonstrations ([`demo`]) and puzzles as input for
+//! Knuth's `dlx1` ([`dlx`]).
 //!
 //! Count the tilings of a shipped puzzle, find one and check it independently:
 //!
@@ -31,9 +32,12 @@ pub mod meteor;
 pub mod puzzle;
 pub mod random;
 pub mod report;
+pub mod shards;
 pub mod validate;
 
 pub use demo::tour;
 pub use library::{builtin, builtin_names};
 pub use puzzle::{ParseError, Puzzle};
-pub use tessera_polyform::tiler::{Counts, EngineKind, Solution, Tiler, TilingError};
+pub use tessera_polyform::tiler::{
+    CountProgress, Counts, EngineKind, MAX_SHARDS, ShardCounts, Solution, Tiler, TilingError,
+};

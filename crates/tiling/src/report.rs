@@ -64,7 +64,7 @@ impl From<Group> for GroupJson {
 }
 
 /// Reads an engine by the name it is written with (`auto`, `fast` or `dlx`).
-fn engine_by_name<'de, D: Deserializer<'de>>(d: D) -> Result<EngineKind, D::Error> {
+pub(crate) fn engine_by_name<'de, D: Deserializer<'de>>(d: D) -> Result<EngineKind, D::Error> {
     let name = String::deserialize(d)?;
     name.parse().map_err(serde::de::Error::custom)
 }
