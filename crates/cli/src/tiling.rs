@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand, ValueEnum};
-use tessera_core::eval::Record;
+use tessera_core::eval::{Record, Shard};
 use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Verdict};
@@ -20,11 +20,12 @@ use tessera_tiling::random::{RandomSpec, planted};
 use tessera_tiling::report::{
     CountReport, FirstReport, FirstStatus, PuzzleInfo, SolutionJson, SolutionListWriter, list_builtin,
 };
-use tessera_tiling::{EngineKind, Puzzle, Solution, Tiler, TilingError, meteor};
+use tessera_tiling::shards::{self, ShardLine};
+use tessera_tiling::{EngineKind, MAX_SHARDS, Puzzle, Solution, Tiler, TilingError, meteor};
 
 use crate::common::{
-    BudgetArg, Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted,
-    stopped_early, write_file,
+    BudgetArg, Jobs, STOPPED_EARLY, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json,
+    emit_json_sorted, stopped_early, write_file,
 };
 
 /// What `tessera meteor` is, in the help of both parsers that know it.
@@ -44,7 +45,8 @@ pub struct MeteorArgs {
 /// `tessera tiling`.
 #[derive(Debug, Subcommand)]
 pub enum TilingCommand {
-    /// Solve a puzzle file (or a built-in puzzle by name): count, list or find tilings.
+    /// Solve a puzzle file (or a built-in puzzle by name): count, list or find tilings; or merge
+    /// the shards of a count split across machines.
     Solve(SolveArgs),
     /// List the built-in puzzles.
     List,
@@ -126,7 +128,8 @@ impl From<LatticeName> for Lattice {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// Puzzle file (`-`: stdin) or built-in puzzle name.
-    puzzle: String,
+    #[arg(required_unless_present = "merge")]
+    puzzle: Option<String>,
     /// Count all tilings, and those distinct up to symmetry (the default).
     #[arg(long, group = "mode")]
     count: bool,
@@ -154,6 +157,23 @@ pub struct SolveArgs {
     threads: ThreadsArg,
     #[command(flatten)]
     budget: BudgetArg,
+    /// Count only shard I of N (1-based) of a count split across machines, and print its
+    /// counts as one JSON line for --merge.
+    #[arg(long, value_name = "I/N", value_parser = count_shard, conflicts_with_all = ["all", "first", "svg"])]
+    shard: Option<Shard>,
+    /// Do not count: sum the JSON lines of the shards of a count (`--shard`) and say whether
+    /// every shard is in.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["puzzle", "all", "first", "svg", "shard"])]
+    merge: Vec<PathBuf>,
+}
+
+/// Parses `--shard I/N` of a count (at most [`MAX_SHARDS`] shards).
+fn count_shard(s: &str) -> Result<Shard, String> {
+    let shard: Shard = s.parse()?;
+    if shard.count > MAX_SHARDS {
+        return Err(format!("a count splits into at most {MAX_SHARDS} shards"));
+    }
+    Ok(shard)
 }
 
 /// The shape of random puzzles (`random` and `eval`).
@@ -269,10 +289,11 @@ pub fn run(cmd: TilingCommand) -> Result<ExitCode> {
 }
 
 fn solve(args: &SolveArgs) -> Result<ExitCode> {
+    let Some(name) = &args.puzzle else { return merge_shards(args) };
     let start = Instant::now();
     // The budget covers building the tables too.
     let budget = Budget::unlimited().with_time_opt(args.budget.get());
-    let puzzle = library::open(&args.puzzle).map_err(with_example_hint)?;
+    let puzzle = library::open(name).map_err(with_example_hint)?;
     if let Some(path) = &args.svg {
         crate::common::check_writable(path)?;
     }
@@ -307,6 +328,11 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
             _ => Outcome::Complete,
         };
         (outcome, verdict.solution(), None)
+    } else if let Some(shard) = args.shard {
+        let mut counts = tiler.count_shard(shard, threads, &budget, None)?;
+        counts.seconds = start.elapsed().as_secs_f64();
+        emit_json(&ShardLine::new(&puzzle, &tiler, &counts, threads))?;
+        (counts.outcome, None, None)
     } else {
         let (mut counts, sample) = tiler.count_with_sample(threads, &budget);
         // The time of the whole solve, the tables included.
@@ -338,6 +364,37 @@ fn show_dlx(source: &str) -> Result<ExitCode> {
     let tiler = Tiler::with_engine(&puzzle.problem, EngineKind::Dlx)?;
     emit(&tessera_tiling::dlx::dlx_input(&puzzle.name, tiler.plan())?)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--merge`: sums the shard lines of the files, prints the sums, and fails unless every shard
+/// is in and finished (exit status 1 when one is missing, [`STOPPED_EARLY`] when one stopped).
+fn merge_shards(args: &SolveArgs) -> Result<ExitCode> {
+    let mut lines = Vec::new();
+    for path in &args.merge {
+        let name = path.display().to_string();
+        if path.is_dir() {
+            bail!("cannot read {name}: it is a directory");
+        }
+        let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
+        lines.extend(shards::read_lines(&name, std::io::BufReader::new(file))?);
+    }
+    let merged = shards::merge(&lines)?;
+    if args.json {
+        emit_json(&merged)?;
+    } else {
+        emit(&merged.to_string())?;
+    }
+    if let Some(m) = merged.mismatch() {
+        bail!(m);
+    }
+    match merged.shortfall() {
+        None => Ok(ExitCode::SUCCESS),
+        Some(short) if !merged.missing.is_empty() => bail!("{short}: the sums are not the puzzle's counts"),
+        Some(short) => {
+            eprintln!("note: {short}: the sums are not the puzzle's counts (run those shards again)");
+            Ok(ExitCode::from(STOPPED_EARLY))
+        }
+    }
 }
 
 /// An empty puzzle file's error, with where to find an example.

@@ -3,6 +3,7 @@
 use tessera_core::eval::Record;
 use tessera_tiling::eval::{EvalSummary, JobResult};
 use tessera_tiling::report::{CountReport, FirstReport, FirstStatus, SolutionList};
+use tessera_tiling::shards::{MergedCount, ShardLine};
 
 use crate::{data, scratch, stderr, stdout, tessera};
 
@@ -213,4 +214,74 @@ fn json_outputs_read_back_as_the_games_types() {
     let records: Vec<Record<JobResult>> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let summary: EvalSummary = serde_json::from_str(stderr(&out).lines().last().unwrap()).unwrap();
     assert_eq!((records.len(), summary.jobs), (3, 3));
+}
+
+#[test]
+fn count_shards_merge_into_the_whole_count() {
+    let dir = scratch("count-shards");
+    let puzzle = "pentomino-4x15";
+    let whole: serde_json::Value =
+        serde_json::from_slice(&tessera(&["tiling", "solve", puzzle, "--count", "--json"]).stdout).unwrap();
+    let (a, b) = (dir.join("shard-1.json"), dir.join("shard-2.json"));
+    for (shard, file, threads) in [("1/2", &a, "1"), ("2/2", &b, "2")] {
+        let out = tessera(&["tiling", "solve", puzzle, "--count", "--shard", shard, "-j", threads]);
+        assert!(out.status.success(), "{shard}: {}", stderr(&out));
+        let line: ShardLine = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(line.complete && line.done == line.shard_prefixes, "{shard}: {line:?}");
+        assert_eq!(stdout(&out).lines().count(), 1, "one line");
+        std::fs::write(file, &out.stdout).unwrap();
+    }
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let merged = tessera(&["tiling", "solve", "--merge", a, b, "--json"]);
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    let merged: MergedCount = serde_json::from_slice(&merged.stdout).unwrap();
+    assert!(merged.complete);
+    assert_eq!((merged.raw, merged.distinct), (1472, 368));
+    assert_eq!((whole["raw"].as_u64(), whole["distinct"].as_u64()), (Some(merged.raw), Some(merged.distinct)));
+    // Both lines in one file, as `cat shard-*.json` makes it.
+    let both = dir.join("all.jsonl");
+    std::fs::write(&both, std::fs::read_to_string(a).unwrap() + &std::fs::read_to_string(b).unwrap()).unwrap();
+    let text = tessera(&["tiling", "solve", "--merge", both.to_str().unwrap()]);
+    assert!(text.status.success(), "{}", stderr(&text));
+    assert!(stdout(&text).contains("tilings: 1472 (368 up to symmetry)\n"), "{}", stdout(&text));
+    // One shard alone: it says which is missing, and fails.
+    let one = tessera(&["tiling", "solve", "--merge", a]);
+    assert_eq!(one.status.code(), Some(1));
+    assert!(stderr(&one).contains("error: 1 shard is missing (2/2)"), "{}", stderr(&one));
+    assert!(stdout(&one).contains("tilings: at least"), "{}", stdout(&one));
+}
+
+#[test]
+fn shards_of_different_counts_are_not_summed() {
+    let dir = scratch("mixed-shards");
+    let mut files = Vec::new();
+    for (puzzle, shard) in [("pentomino-3x20", "1/2"), ("pentomino-3x20", "1/3"), ("pentomino-4x15", "2/2")] {
+        let out = tessera(&["tiling", "solve", puzzle, "--shard", shard, "-j", "1"]);
+        let file = dir.join(format!("{puzzle}-{}.json", shard.replace('/', "-")));
+        std::fs::write(&file, &out.stdout).unwrap();
+        files.push(file.to_str().unwrap().to_string());
+    }
+    for other in &files[1..] {
+        let out = tessera(&["tiling", "solve", "--merge", &files[0], other]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = stderr(&out);
+        assert!(err.starts_with("error: ") && err.lines().count() == 1, "{err}");
+        assert!(err.contains("a shard of another count"), "{err}");
+        assert!(stdout(&out).is_empty());
+    }
+}
+
+#[test]
+fn a_stopped_shard_is_marked_and_not_counted() {
+    let dir = scratch("stopped-shard");
+    let out = tessera(&["tiling", "solve", "pentomino-6x10", "--shard", "1/1", "--engine", "dlx", "--budget-ms", "50"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let line: ShardLine = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!line.complete && line.stop_reason.is_some(), "{line:?}");
+    let file = dir.join("s.json");
+    std::fs::write(&file, &out.stdout).unwrap();
+    let merged = tessera(&["tiling", "solve", "--merge", file.to_str().unwrap(), "--json"]);
+    assert_eq!(merged.status.code(), Some(3));
+    let merged: MergedCount = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!((merged.complete, merged.counted, merged.raw, merged.stopped.len()), (false, 0, 0, 1));
 }
