@@ -1,9 +1,10 @@
 //! `tessera tiling ...` and `tessera meteor`.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -21,7 +22,7 @@ use tessera_tiling::report::{
     CountReport, FirstReport, FirstStatus, PuzzleInfo, SolutionJson, SolutionListWriter, list_builtin,
 };
 use tessera_tiling::shards::{self, ShardLine};
-use tessera_tiling::{EngineKind, MAX_SHARDS, Puzzle, Solution, Tiler, TilingError, meteor};
+use tessera_tiling::{CountProgress, EngineKind, MAX_SHARDS, Puzzle, Solution, Tiler, TilingError, meteor};
 
 use crate::common::{
     BudgetArg, Jobs, STOPPED_EARLY, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json,
@@ -165,6 +166,10 @@ pub struct SolveArgs {
     /// every shard is in.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["puzzle", "all", "first", "svg", "shard"])]
     merge: Vec<PathBuf>,
+    /// Show a count's progress on stderr even when it is not a terminal (on a terminal it
+    /// shows anyway, once the count has run for two seconds).
+    #[arg(long, conflicts_with_all = ["all", "first", "merge"])]
+    progress: bool,
 }
 
 /// Parses `--shard I/N` of a count (at most [`MAX_SHARDS`] shards).
@@ -329,12 +334,21 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
         };
         (outcome, verdict.solution(), None)
     } else if let Some(shard) = args.shard {
-        let mut counts = tiler.count_shard(shard, threads, &budget, None)?;
+        let progress = CountProgress::new();
+        let counted = watched(args.progress, &progress, || tiler.count_shard(shard, threads, &budget, Some(&progress)));
+        let mut counts = counted?;
         counts.seconds = start.elapsed().as_secs_f64();
         emit_json(&ShardLine::new(&puzzle, &tiler, &counts, threads))?;
         (counts.outcome, None, None)
     } else {
-        let (mut counts, sample) = tiler.count_with_sample(threads, &budget);
+        // Watched for progress, the count splits its search into many prefixes; otherwise as
+        // few as the threads need.
+        let progress = CountProgress::new();
+        let (mut counts, sample) = if args.progress || std::io::stderr().is_terminal() {
+            watched(true, &progress, || tiler.count_observed(threads, &budget, &progress))
+        } else {
+            tiler.count_with_sample(threads, &budget)
+        };
         // The time of the whole solve, the tables included.
         counts.seconds = start.elapsed().as_secs_f64();
         let report = CountReport::new(&puzzle, &tiler, &counts, threads);
@@ -394,6 +408,75 @@ fn merge_shards(args: &SolveArgs) -> Result<ExitCode> {
             eprintln!("note: {short}: the sums are not the puzzle's counts (run those shards again)");
             Ok(ExitCode::from(STOPPED_EARLY))
         }
+    }
+}
+
+/// How long a count runs before its progress shows.
+const PROGRESS_AFTER: Duration = Duration::from_secs(2);
+
+/// How often the progress is redrawn on a terminal, and written as a line elsewhere.
+const PROGRESS_REDRAW: Duration = Duration::from_secs(2);
+const PROGRESS_LINES: Duration = Duration::from_secs(10);
+
+/// Runs a count, showing its progress on stderr from another thread once it has run for
+/// [`PROGRESS_AFTER`]: redrawn in place on a terminal, else (with `--progress`, `asked`) a
+/// line every [`PROGRESS_LINES`].
+fn watched<T>(asked: bool, progress: &CountProgress, count: impl FnOnce() -> T) -> T {
+    let terminal = std::io::stderr().is_terminal();
+    if !asked && !terminal {
+        return count();
+    }
+    let (finished, wait) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let start = Instant::now();
+            let (mut next, mut drawn) = (PROGRESS_AFTER, false);
+            while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(next) {
+                let line = progress_line(progress, start.elapsed());
+                if terminal {
+                    eprint!("\r\x1b[K{line}");
+                    drawn = true;
+                } else {
+                    eprintln!("{line}");
+                }
+                next = if terminal { PROGRESS_REDRAW } else { PROGRESS_LINES };
+            }
+            if drawn {
+                eprint!("\r\x1b[K");
+            }
+        });
+        let out = count();
+        drop(finished);
+        out
+    })
+}
+
+/// A count's progress: prefixes done, tilings so far, the time spent and a rough estimate of
+/// the time left (prefixes differ in size, so the rate of prefixes done is a rough guide).
+fn progress_line(progress: &CountProgress, elapsed: Duration) -> String {
+    let (done, of) = (progress.done(), progress.prefixes());
+    let spent = elapsed.as_secs_f64();
+    let left = if done == 0 {
+        "time left unknown until a prefix is done".to_string()
+    } else {
+        let left = spent * (of.saturating_sub(done)) as f64 / done as f64;
+        format!("roughly {} left", duration(left))
+    };
+    let percent = if of == 0 { 0.0 } else { 100.0 * done as f64 / of as f64 };
+    format!(
+        "counting: {done}/{of} prefixes ({percent:.0}%), {} so far, {}; {left}",
+        plural(progress.found(), "tiling", "tilings"),
+        duration(spent)
+    )
+}
+
+/// Seconds as `42 s`, `3 min 05 s` or `2 h 07 min`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
     }
 }
 

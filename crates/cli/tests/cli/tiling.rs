@@ -285,3 +285,18 @@ fn a_stopped_shard_is_marked_and_not_counted() {
     let merged: MergedCount = serde_json::from_slice(&merged.stdout).unwrap();
     assert_eq!((merged.complete, merged.counted, merged.raw, merged.stopped.len()), (false, 0, 0, 1));
 }
+
+#[test]
+fn progress_shows_on_stderr_when_asked() {
+    let args = ["tiling", "solve", "pentomino-6x10", "--engine", "dlx", "-j", "1", "--budget-ms", "2600", "--json"];
+    let out = tessera(&[&args[..], &["--progress"]].concat());
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let err = stderr(&out);
+    let line = err.lines().find(|l| l.starts_with("counting: ")).unwrap_or_else(|| panic!("no progress: {err}"));
+    assert!(line.contains(" prefixes (") && line.contains("tilings so far") && line.contains("left"), "{line}");
+    let report: CountReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!report.complete, "stdout keeps its JSON");
+    // Not asked, and stderr is not a terminal: quiet.
+    let quiet = tessera(&["tiling", "solve", "pentomino-6x10", "--engine", "dlx", "-j", "1", "--budget-ms", "2600"]);
+    assert!(!stderr(&quiet).contains("counting:"), "{}", stderr(&quiet));
+}
