@@ -141,7 +141,7 @@ impl ExactCover {
 
     /// A search ready to run below any number of prefixes, its links built once.
     pub fn searcher(&self) -> Searcher<'_> {
-        Searcher { ec: self, links: Links::build(self) }
+        Searcher { ec: self, links: Links::build(self), held: Vec::new() }
     }
 
     /// Splits the search into at least `min` prefixes when it can: lists of options such that
@@ -152,12 +152,12 @@ impl ExactCover {
     /// prefixes that no option extends are dropped (no solution holds them). The split depends
     /// only on the problem and `min`.
     pub fn prefixes(&self, min: usize) -> Vec<Vec<usize>> {
-        let mut links = Links::build(self);
+        let (mut links, mut held) = (Links::build(self), Vec::new());
         let mut level: Vec<Vec<usize>> = vec![Vec::new()];
         while level.len() < min {
             let (mut next, mut grew) = (Vec::new(), false);
             for p in &level {
-                links.choose(self, p);
+                links.hold(self, &mut held, p);
                 match links.branch_item() {
                     None => next.push(p.clone()),
                     Some(i) => {
@@ -169,7 +169,6 @@ impl ExactCover {
                         }
                     }
                 }
-                links.unchoose(self, p);
             }
             level = next;
             if !grew {
@@ -219,6 +218,8 @@ impl ExactCover {
 pub struct Searcher<'a> {
     ec: &'a ExactCover,
     links: Links,
+    /// The options chosen on the links, outside any search: the last prefix searched.
+    held: Vec<usize>,
 }
 
 impl std::fmt::Debug for Searcher<'_> {
@@ -237,16 +238,15 @@ impl Searcher<'_> {
         if !self.ec.can_choose(prefix) {
             return Outcome::Complete;
         }
-        self.links.choose(self.ec, prefix);
+        self.links.hold(self.ec, &mut self.held, prefix);
         // Each node scans the open branching items, so on big problems poll every few nodes.
         let branching = self.ec.bounds.iter().filter(|b| b.branches()).count() as u64;
         let poll = (POLL_INTERVAL * 256 / branching.max(256)).max(1);
         let chosen = prefix.to_vec();
         let mut search = Search { links: &mut self.links, stop, visit: &mut visit, chosen, nodes: 0, poll };
-        // The search undoes its own choices, even when it stops early.
-        let flow = search.run();
-        self.links.unchoose(self.ec, prefix);
-        match flow {
+        // The search undoes its own choices, even when it stops early: the prefix stays held
+        // for the next one, which often shares all but its last option.
+        match search.run() {
             ControlFlow::Continue(()) => Outcome::Complete,
             ControlFlow::Break(r) => Outcome::Stopped(r),
         }
@@ -420,20 +420,22 @@ impl Links {
         }
     }
 
-    /// Chooses options that can go together ([`ExactCover::can_choose`]), in order: each
-    /// takes its items, the first one covered hiding the option from the lists of the others
-    /// (as a choice made by the search does).
-    fn choose(&mut self, ec: &ExactCover, options: &[usize]) {
-        for &o in options {
-            ec.options[o].iter().for_each(|&item| self.take(item + 1));
-        }
-    }
-
-    /// Undoes [`Links::choose`] of the same options, in the reverse order.
-    fn unchoose(&mut self, ec: &ExactCover, options: &[usize]) {
-        for &o in options.iter().rev() {
+    /// Moves from the options `held` (chosen, in order) to `target`, options that can go
+    /// together ([`ExactCover::can_choose`]): undoes the choices past their common start, last
+    /// first, then chooses the rest of `target` in order. Choosing an option takes each of its
+    /// items, the first one covered hiding the option from the lists of the others (as a choice
+    /// made by the search does). Neighbouring prefixes of a split share all but their last few
+    /// options, so moving between them is cheap.
+    fn hold(&mut self, ec: &ExactCover, held: &mut Vec<usize>, target: &[usize]) {
+        let common = held.iter().zip(target).take_while(|(a, b)| a == b).count();
+        for &o in held[common..].iter().rev() {
             ec.options[o].iter().rev().for_each(|&item| self.untake(item + 1));
         }
+        for &o in &target[common..] {
+            ec.options[o].iter().for_each(|&item| self.take(item + 1));
+        }
+        held.clear();
+        held.extend_from_slice(target);
     }
 
     /// The item the search branches on: the open branching item with the fewest options left
@@ -617,9 +619,12 @@ mod tests {
         for min in [1, 2, 5, 40, 1000] {
             let prefixes = ec.prefixes(min);
             assert!(prefixes.len() >= min.min(13), "min {min}: {} prefixes", prefixes.len());
-            let mut below = Vec::new();
-            for p in &prefixes {
-                let outcome = ec.solve_below(p, &mut Never, |s| {
+            // One searcher for every prefix, taken in reverse order, with a bad prefix between
+            // each two: the links must come back as they were each time.
+            let (mut below, mut searcher) = (Vec::new(), ec.searcher());
+            for p in prefixes.iter().rev() {
+                assert_eq!(searcher.solve_below(&[0, 1], &mut Never, |_| panic!("overlap")), Outcome::Complete);
+                let outcome = searcher.solve_below(p, &mut Never, |s| {
                     assert!(p.iter().all(|o| s.contains(o)), "a solution below {p:?} without it: {s:?}");
                     below.push(s.to_vec());
                     ControlFlow::Continue(())
