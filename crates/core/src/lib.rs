@@ -2,7 +2,7 @@
 //!
 //! Everything here is used by more than one search in the workspace:
 //!
-//! * [`geometry`]: the square and hexagonal lattices, their symmetries, polyforms, orientations
+//! * [`geometry`]: the square, hex, triangle and cube lattices, their symmetries, polyforms, orientations
 //!   and placements;
 //! * [`runtime`]: stop conditions ([`runtime::Budget`]), search verdicts, parallel workers;
 //! * [`rng`]: a fast seeded random number generator;

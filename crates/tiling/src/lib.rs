@@ -1,4 +1,4 @@
-//! The tiling game: exact polyform tiling puzzles on the square and hexagonal lattices.
+//! The tiling game: exact polyform tiling puzzles on the square, hex, triangle and cube lattices.
 //!
 //! The engine ([`tessera_polyform::tiler`]) counts, lists or finds tilings; this crate adds the
 //! puzzle text format ([`puzzle`]), the shipped puzzles ([`library`]), the Benchmarks Game

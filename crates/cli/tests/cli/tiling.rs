@@ -300,3 +300,42 @@ fn progress_shows_on_stderr_when_asked() {
     let quiet = tessera(&["tiling", "solve", "pentomino-6x10", "--engine", "dlx", "-j", "1", "--budget-ms", "2600"]);
     assert!(!stderr(&quiet).contains("counting:"), "{}", stderr(&quiet));
 }
+
+/// Any puzzle written as coordinates (`show --cells`) solves to the same counts as the original,
+/// on each lattice.
+#[test]
+fn coordinates_from_show_solve_the_same() {
+    for name in ["pentomino-3x20", "tetrahex-7x4", "hexiamond-4x9", "soma"] {
+        let cells = tessera(&["tiling", "show", name, "--cells"]);
+        assert!(cells.status.success(), "{name}: {}", stderr(&cells));
+        assert!(stdout(&cells).contains("\nboard cells\n"), "{name}");
+        let from_cells = crate::running::with_input(&["tiling", "solve", "-", "--json"], &cells.stdout);
+        let original = tessera(&["tiling", "solve", name, "--json"]);
+        let (a, b): (CountReport, CountReport) =
+            (serde_json::from_slice(&from_cells.stdout).unwrap(), serde_json::from_slice(&original.stdout).unwrap());
+        assert_eq!((a.raw, a.distinct, a.matches_expected), (b.raw, b.distinct, Some(true)), "{name}");
+        assert_eq!(a.puzzle.group, b.puzzle.group, "{name}");
+    }
+}
+
+/// Bad coordinates: one `error:` line naming the line at fault, a non-zero exit, no panic.
+#[test]
+fn bad_coordinates_are_one_error_line() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "lattice cube\nboard cells\n0 0 0\n1 0\n\npiece A cells\n0 0 0\n",
+            "line 4: 2 numbers where a cube cell has 3",
+        ),
+        ("lattice triangle\nboard cells\n0 0 0\n0 0 one\n", "line 4: \"one\" is not an integer"),
+        ("board cells\n0 0\n0 0\n", "line 3: the cell (0 0) again"),
+        ("board\n###\n\npiece A cells\n0 0\n2 0\n\npiece B\n#\n", "line 4: piece 'A' is in several parts"),
+        ("lattice hexagonal\nboard\n#\n", "line 1: unknown lattice \"hexagonal\""),
+    ];
+    for &(text, want) in cases {
+        let out = crate::running::with_input(&["tiling", "solve", "-"], text.as_bytes());
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{text:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{text:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(want), "{text:?}: {err}");
+    }
+}

@@ -1,4 +1,4 @@
-//! Exact tiling: cover a board exactly with copies of pieces, on the square or hex lattice.
+//! Exact tiling: cover a board exactly with copies of pieces, on any of the four lattices.
 //!
 //! A [`Problem`] is a board (any shape, holes allowed) and piece types (each with a count, turned
 //! over or not). A [`Tiler`] counts its tilings (all of them, and up to the board's symmetries),
