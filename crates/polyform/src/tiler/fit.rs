@@ -16,7 +16,8 @@
 //!
 //! Nine loads and ands, whatever the number of placements, and no branch on what they find. A
 //! placement reaching past the 24 cells of the window is kept by the tables and tested whole;
-//! types past the first 12 get tables of their own.
+//! types past the first 12 get tables of their own, one per nibble of the types there are (18
+//! types: two more), kept apart from the chunks.
 
 /// Placements per chunk: one bit each in a `u128`.
 pub(crate) const CHUNK: usize = 128;
@@ -29,9 +30,6 @@ const TYPE_NIBBLES: usize = 3;
 
 /// Types in the main tables.
 const MAIN_TYPES: usize = 4 * TYPE_NIBBLES;
-
-/// Nibbles of available types past the first 12 (up to 64 types).
-const MORE_TYPE_NIBBLES: usize = 13;
 
 use std::ops::ControlFlow;
 
@@ -66,10 +64,11 @@ struct Bit {
 #[derive(Default)]
 pub(crate) struct FitTables {
     chunks: Vec<Chunk>,
-    /// Per chunk, only with more than [`MAIN_TYPES`] types: the tables of the types past them.
-    more_types: Vec<[Table; MORE_TYPE_NIBBLES]>,
-    /// Whether there are more than [`MAIN_TYPES`] types.
-    many_types: bool,
+    /// Per chunk, only with more than [`MAIN_TYPES`] types: the tables of the types past them,
+    /// [`FitTables::more_nibbles`] a chunk.
+    more_types: Vec<Table>,
+    /// Nibbles of the types past the first [`MAIN_TYPES`] (0 with at most that many types).
+    more_nibbles: usize,
     /// Whether some placement reaches past the window.
     any_beyond: bool,
     /// Per bit: its chunks and the types past their last placement.
@@ -80,7 +79,7 @@ impl FitTables {
     /// Bytes of tables for `placements` placements on `nbits` bits with `types` piece types (an
     /// upper bound, for choosing an engine before building).
     pub(crate) fn bytes_for(placements: usize, nbits: usize, types: usize) -> u64 {
-        let more = if types > MAIN_TYPES { std::mem::size_of::<[Table; MORE_TYPE_NIBBLES]>() } else { 0 };
+        let more = more_nibbles(types) * std::mem::size_of::<Table>();
         ((placements / CHUNK + nbits) * (std::mem::size_of::<Chunk>() + more)) as u64
     }
 
@@ -90,9 +89,7 @@ impl FitTables {
         let chunks = placements / CHUNK + nbits;
         self.chunks.reserve_exact(chunks);
         self.by_bit.reserve_exact(nbits);
-        if types > MAIN_TYPES {
-            self.more_types.reserve_exact(chunks);
-        }
+        self.more_types.reserve_exact(chunks * more_nibbles(types));
     }
 
     /// Files the placements whose lowest bit is `low` (the next bit: bits are filed in order),
@@ -100,14 +97,13 @@ impl FitTables {
     /// the number of piece types.
     pub(crate) fn file<B: CellBits>(&mut self, low: usize, first: usize, list: &[(usize, B)], types: usize) {
         debug_assert_eq!(self.by_bit.len(), low);
-        self.many_types = types > MAIN_TYPES;
+        self.more_nibbles = more_nibbles(types);
         let first_chunk = self.chunks.len() as u32;
         let present = list.iter().fold(0u64, |m, &(ty, _)| m | 1 << ty);
         for (k, part) in list.chunks(CHUNK).enumerate() {
             let all = if part.len() == CHUNK { !0 } else { (1u128 << part.len()) - 1 };
-            if self.many_types {
-                self.more_types.push([[0; 16]; MORE_TYPE_NIBBLES]);
-            }
+            let more_at = self.more_types.len();
+            self.more_types.resize(more_at + self.more_nibbles, [0; 16]);
             // Each table from one entry per bit of the nibble (see below): for occupancy, the
             // placements that miss the cell (all, less those that cover it); for types, the
             // placements of the type.
@@ -125,10 +121,8 @@ impl FitTables {
                 if ty < MAIN_TYPES {
                     single[WINDOW + ty / 4][ty % 4] |= bit;
                 }
-                if let Some(more) = self.more_types.get_mut(self.chunks.len()) {
-                    for (j, table) in more.iter_mut().enumerate() {
-                        set_where(table, bit, |v| allows_type(ty, TYPE_NIBBLES + j, v));
-                    }
+                for (j, table) in self.more_types[more_at..].iter_mut().enumerate() {
+                    set_where(table, bit, |v| allows_type(ty, TYPE_NIBBLES + j, v));
                 }
                 if mask.highest().unwrap_or(0) > low + 4 * WINDOW {
                     beyond |= bit;
@@ -177,8 +171,8 @@ impl FitTables {
         for (j, table) in chunk.tables[WINDOW..].iter().enumerate() {
             fits &= table[(a >> (4 * j)) & 15];
         }
-        if self.many_types {
-            fits &= more_types(&self.more_types[c], avail);
+        if self.more_nibbles > 0 {
+            fits &= more_types(&self.more_types[c * self.more_nibbles..][..self.more_nibbles], avail);
         }
         if self.any_beyond && fits & chunk.beyond != 0 {
             fits = test_whole(fits, chunk, occ, mask);
@@ -269,11 +263,23 @@ fn each_bit<R>(base: usize, mut fits: u128, visit: &mut impl FnMut(usize) -> Con
     ControlFlow::Continue(())
 }
 
-/// The placements of a chunk allowed by the types of `avail` past the first [`MAIN_TYPES`]
-/// (out of line: it keeps the common path short).
+/// The placements of a chunk allowed by the types of `avail` past the first [`MAIN_TYPES`],
+/// given the chunk's tables of them: one load and and per nibble (out of line: it keeps the
+/// common path short).
 #[cold]
-fn more_types(tables: &[Table; MORE_TYPE_NIBBLES], avail: u64) -> u128 {
-    tables.iter().enumerate().fold(!0, |fits, (j, table)| fits & table[(avail >> (MAIN_TYPES + 4 * j)) as usize & 15])
+#[inline(never)]
+fn more_types(tables: &[Table], avail: u64) -> u128 {
+    let (mut fits, mut nibbles) = (!0u128, avail >> MAIN_TYPES);
+    for table in tables {
+        fits &= table[nibbles as usize & 15];
+        nibbles >>= 4;
+    }
+    fits
+}
+
+/// Nibbles of type tables past the first [`MAIN_TYPES`] types, for `types` types.
+fn more_nibbles(types: usize) -> usize {
+    types.saturating_sub(MAIN_TYPES).div_ceil(4)
 }
 
 /// `fits` without the placements past the window that meet `occ` (out of line: it keeps the
@@ -331,23 +337,24 @@ mod tests {
     proptest! {
         /// The tables give exactly the placements under the first free cell that miss the
         /// occupancy and whose type has copies left (none if a type with copies left has no
-        /// placement at that cell or later): over several chunks, past the window, with more
-        /// than 12 types.
+        /// placement at that cell or later): over several chunks, past the window, with up to
+        /// 64 types (those past the first 12 in tables of their own, as many as they need).
         #[test]
         fn tables_agree_with_mask_tests(
-            placements in proptest::collection::vec((0usize..3, 0usize..40, any::<u64>()), 0..400),
-            f in 0usize..3, occ in any::<u64>(), avail in any::<u64>(), few in 0u32..3,
+            placements in proptest::collection::vec((0usize..3, 0usize..64, any::<u64>()), 0..400),
+            f in 0usize..3, occ in any::<u64>(), avail in any::<u64>(), few in 0u32..3, types in 1usize..=64,
         ) {
             // Sparse masks (a sixteenth of the bits) and occupancy (a quarter) make fits common.
             let sparse = |m: u64| m & m >> 1 & m >> 2 & m >> 3;
-            let placements: Vec<_> = placements.into_iter().map(|(low, ty, m)| (low, ty, sparse(m) >> (low + 1))).collect();
-            let (fit, sorted) = build(&placements, 40);
+            let placements: Vec<_> =
+                placements.into_iter().map(|(low, ty, m)| (low, ty % types, sparse(m) >> (low + 1))).collect();
+            let (fit, sorted) = build(&placements, types);
             // Cells below `f` are covered, `f` is free.
             let occ = Bitboard((occ & occ >> 1 | ((1 << f) - 1)) & !(1 << f));
             // Few types left (as deep in a search) or many.
-            let avail = avail & ((1 << 40) - 1) & if few > 0 { avail >> 7 & avail >> 13 } else { !0 };
+            let avail = avail & (u64::MAX >> (64 - types)) & if few > 0 { avail >> 7 & avail >> 13 } else { !0 };
             // A type with copies left and no placement at `f` or later makes the node dead.
-            let dead = (0..40).any(|t| avail >> t & 1 == 1 && !sorted.iter().any(|p| p.1 == t && p.0 >= f));
+            let dead = (0..types).any(|t| avail >> t & 1 == 1 && !sorted.iter().any(|p| p.1 == t && p.0 >= f));
             let expected: Vec<usize> = (0..sorted.len())
                 .filter(|&i| !dead && sorted[i].0 == f && !sorted[i].2.intersects(occ) && avail >> sorted[i].1 & 1 == 1)
                 .collect();
