@@ -19,7 +19,7 @@ use crate::tiler::fit::FitTables;
 use crate::tiler::memo::pack_units;
 use crate::tiler::pairs::{Filters, Piece};
 use crate::tiler::plan::Plan;
-use crate::tiler::search::Run;
+use crate::tiler::search::{Run, dead_log2};
 
 /// Most piece types the fast search handles (they are tracked in one word).
 pub(crate) const MAX_TYPES: usize = 64;
@@ -80,6 +80,9 @@ pub(crate) struct Fast<B> {
     /// Bits the longest placement spans (highest minus lowest bit plus one): a node's
     /// occupancy past its first free cell lies within them.
     pub(super) span: u32,
+    /// Log2 of the slots each search's table of dead states starts with (see
+    /// [`search::dead_log2`](crate::tiler::search::dead_log2)).
+    pub(super) dead_log2: u32,
 }
 
 impl<B: CellBits> Fast<B> {
@@ -114,6 +117,7 @@ impl<B: CellBits> Fast<B> {
             filters: OnceLock::new(),
             all_used: 0,
             span: 0,
+            dead_log2: 0,
         };
         let (mut up, mut down) = (0, 0);
         for (delta, bits) in &plan.shifts {
@@ -133,6 +137,7 @@ impl<B: CellBits> Fast<B> {
         f.file_placements(plan, stop)?;
         let span = f.masks.iter().map(|m| m.highest().unwrap_or(0) - m.lowest().unwrap_or(0) + 1).max();
         f.span = span.unwrap_or(1) as u32;
+        f.dead_log2 = dead_log2::<B>(f.masks.len());
         Some(f)
     }
 
@@ -424,7 +429,7 @@ fn luby(i: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bits::Bitboard;
+    use crate::bits::{Bitboard, WideBits};
     use crate::tiler::engine::Engine;
     use crate::tiler::problem::from_pictures;
     use tessera_core::geometry::Lattice;
@@ -463,8 +468,49 @@ mod tests {
         assert!(plan.restriction.is_none(), "no symmetry: every tiling is listed as found");
         assert!(fast.filters().is_some_and(|f| f.triples.is_some()), "a filter of triples");
         let listed = tilings(&fast);
+        eprintln!(
+            "fast {} dlx {} cells {} nbits {}",
+            listed.len(),
+            tilings(&crate::tiler::dlx::Dlx::new(&plan)).len(),
+            plan.len(),
+            plan.nbits
+        );
         assert!(!listed.is_empty());
         assert_eq!(listed, tilings(&crate::tiler::dlx::Dlx::new(&plan)));
+    }
+
+    /// More than 12 piece types (types past the fit tables' main nibbles), and a search whose
+    /// table of dead states starts at 16 slots, so that it doubles many times on the way: the
+    /// enumeration lists exactly the tilings dancing links lists. Thirteen one-sided pentominoes
+    /// on a board without symmetry (168 tilings).
+    #[test]
+    fn many_types_and_a_growing_dead_state_table_keep_every_tiling() {
+        let pieces = [
+            ('N', 1, false, "##..\n.###"),
+            ('n', 1, false, "..##\n###."),
+            ('P', 1, false, "##\n##\n#."),
+            ('p', 1, false, "##\n##\n.#"),
+            ('T', 1, false, "###\n.#.\n.#."),
+            ('U', 1, false, "#.#\n###"),
+            ('V', 1, false, "#..\n#..\n###"),
+            ('W', 1, false, "#..\n##.\n.##"),
+            ('X', 1, false, ".#.\n###\n.#."),
+            ('Y', 1, false, "..#.\n####"),
+            ('y', 1, false, ".#..\n####"),
+            ('Z', 1, false, "##.\n.#.\n.##"),
+            ('z', 1, false, ".##\n.#.\n##."),
+        ];
+        let board = "##############\n#############\n#############\n#############\n############.";
+        let plan = Plan::new(&from_pictures(Lattice::Square, board, &pieces).unwrap());
+        assert!(plan.types.len() > 12 && plan.restriction.is_none() && plan.nbits > 64);
+        let mut fast = Fast::<WideBits<2>>::new(&plan, &mut Budget::unlimited().worker()).unwrap();
+        let expected = tilings(&crate::tiler::dlx::Dlx::new(&plan));
+        assert!(!expected.is_empty());
+        // Keys of 41 bits: whole in a table of 16 slots, narrow in one of 2^11.
+        for log2 in [4, 11] {
+            fast.dead_log2 = log2;
+            assert_eq!(tilings(&fast), expected, "from 2^{log2} slots");
+        }
     }
 
     /// Random orders (every node shuffles its candidates) still find exact covers, and still

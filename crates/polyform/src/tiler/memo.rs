@@ -47,6 +47,15 @@ impl<K: Copy + Eq + Default, V: Copy + Eq + Default> Memo<K, V> {
         debug_assert!(value != V::default());
         self.slots[slot(hash, self.shift)] = (key, value);
     }
+    /// Doubles the slots, keeping every entry (`hash` gives an entry's hash again): an entry of
+    /// slot `s` moves to slot `2s` or `2s + 1`, so none pushes out another.
+    fn grow(&mut self, hash: impl Fn(&K, &V) -> u64) {
+        let mut grown = Memo::new(64 - self.shift + 1);
+        for (k, v) in self.slots.iter().filter(|e| e.1 != V::default()) {
+            grown.put(*k, hash(k, v), *v);
+        }
+        *self = grown;
+    }
 }
 
 /// A direct-mapped table of keys below 2^62 packed with a one-bit value into words: a slot
@@ -81,6 +90,14 @@ impl WordTable {
     fn put(&mut self, key: u64, value: bool) {
         debug_assert!(key < WORD_KEYS);
         self.slots[slot(key, self.shift)] = 1 << 63 | u64::from(value) << 62 | key;
+    }
+    /// Doubles the slots, keeping every entry (as [`Memo::grow`]).
+    fn grow(&mut self) {
+        let mut grown = WordTable::new(64 - self.shift + 1);
+        for &s in self.slots.iter().filter(|&&s| s >> 63 == 1) {
+            grown.slots[slot(s & (WORD_KEYS - 1), grown.shift)] = s;
+        }
+        *self = grown;
     }
 }
 
@@ -140,6 +157,20 @@ impl NarrowTable {
         let (s, mark) = self.split(key);
         self.slots[s] = mark | if value { VALUE } else { 0 };
     }
+    /// Doubles the slots, keeping every entry: the slot index takes one more bit of the spread
+    /// key and the slot keeps one fewer. A slot holds the low 30 bits of the spread key whatever
+    /// its size (those above the rest are the slot's own), so an entry moves unchanged, from
+    /// slot `s` to `2s` or `2s + 1` by the top bit of its old rest.
+    fn grow(&mut self) {
+        debug_assert!(self.rest > 0, "a slot keeps at least one bit of a key");
+        let rest = self.rest - 1;
+        let mut slots = Vec::with_capacity(self.slots.len() * 2);
+        slots.resize(self.slots.len() * 2, std::hint::black_box(0));
+        for (s, &slot) in self.slots.iter().enumerate().filter(|&(_, &slot)| slot & MARK != 0) {
+            slots[s << 1 | (slot >> rest) as usize & 1] = slot;
+        }
+        (self.slots, self.rest) = (slots, rest);
+    }
 }
 
 /// How a search state is cut down to a short key. Below the first free cell `f` every cell is
@@ -178,8 +209,21 @@ impl Window {
     }
 }
 
-/// States known to hold no tiling, keyed by `(occupancy, copies used)` (see [`Memo`]).
-pub(crate) enum DeadStates<B> {
+/// States known to hold no tiling, keyed by `(occupancy, copies used)` (see [`Memo`]). The table
+/// starts small and doubles each time it has taken as many states as it has slots (by then a
+/// direct-mapped table pushes out an entry at about every other insert), up to a memory bound:
+/// small searches keep a small table, long ones one in proportion to what they meet.
+pub(crate) struct DeadStates<B> {
+    table: DeadTable<B>,
+    /// States the table takes before it doubles (`usize::MAX` once it may not).
+    room: usize,
+    /// Log2 of the slots, now and at most.
+    log2: u32,
+    max_log2: u32,
+}
+
+/// The table of [`DeadStates`], by how its keys are stored.
+enum DeadTable<B> {
     /// Cut down to a key of at most 63 bits (see [`Window`]) in a [`NarrowTable`].
     Narrow {
         table: NarrowTable,
@@ -196,38 +240,76 @@ pub(crate) enum DeadStates<B> {
 }
 
 impl<B: CellBits> DeadStates<B> {
-    /// A table of `2^log2` states for a board of `nbits` bits whose copies used take
-    /// `used_bits` bits; `window` spans the longest placement.
-    pub(crate) fn new(log2: u32, nbits: usize, used_bits: u32, window: Window) -> Self {
-        if window.fits(used_bits, log2) {
-            DeadStates::Narrow { table: NarrowTable::new(log2, window.bits(used_bits)), window }
+    /// A table of `2^log2` states, growing to at most `max_bytes`, for a board of `nbits` bits
+    /// whose copies used take `used_bits` bits; `window` spans the longest placement.
+    pub(crate) fn new(log2: u32, max_bytes: usize, nbits: usize, used_bits: u32, window: Window) -> Self {
+        let most = |slot: usize| (max_bytes / slot).max(1).ilog2();
+        let (table, max_log2) = if window.fits(used_bits, log2) {
+            let table = NarrowTable::new(log2, window.bits(used_bits));
+            // Slots hold at least one bit of a key: beyond, every key has a slot already.
+            (DeadTable::Narrow { table, window }, most(4).min(window.bits(used_bits)))
         } else if B::CAPACITY == 64 && nbits as u32 + used_bits <= 62 {
             let cells = B::below(nbits).word_at(0);
-            DeadStates::Packed { table: WordTable::new(log2), cells, nbits: nbits as u32 }
+            (DeadTable::Packed { table: WordTable::new(log2), cells, nbits: nbits as u32 }, most(8))
         } else {
-            DeadStates::Whole(Memo::new(log2))
-        }
+            (DeadTable::Whole(Memo::new(log2)), most(std::mem::size_of::<(B, u64)>()))
+        };
+        let log2 = match &table {
+            DeadTable::Narrow { table, .. } => table.slots.len().ilog2(),
+            _ => log2,
+        };
+        let max_log2 = max_log2.max(log2);
+        DeadStates { table, room: room(log2, max_log2), log2, max_log2 }
     }
 
     /// Whether the state is known dead.
     #[inline(always)]
     pub(crate) fn contains(&self, occ: B, f: usize, used: u64) -> bool {
-        match self {
-            DeadStates::Narrow { table, window } => table.get(window.key(occ, f, used)).is_some(),
-            DeadStates::Packed { table, cells, nbits } => table.get(occ.word_at(0) & cells | used << nbits).is_some(),
-            DeadStates::Whole(memo) => memo.get(occ, state_hash(occ, used)) == Some(used + 1),
+        match &self.table {
+            DeadTable::Narrow { table, window } => table.get(window.key(occ, f, used)).is_some(),
+            DeadTable::Packed { table, cells, nbits } => table.get(occ.word_at(0) & cells | used << nbits).is_some(),
+            DeadTable::Whole(memo) => memo.get(occ, state_hash(occ, used)) == Some(used + 1),
         }
     }
 
-    /// Records a dead state (it may push out another).
+    /// Records a dead state (it may push out another), and doubles the table when it has taken
+    /// as many states as it has slots.
     #[inline(always)]
     pub(crate) fn insert(&mut self, occ: B, f: usize, used: u64) {
-        match self {
-            DeadStates::Narrow { table, window } => table.put(window.key(occ, f, used), true),
-            DeadStates::Packed { table, cells, nbits } => table.put(occ.word_at(0) & *cells | used << *nbits, true),
-            DeadStates::Whole(memo) => memo.put(occ, state_hash(occ, used), used + 1),
+        match &mut self.table {
+            DeadTable::Narrow { table, window } => table.put(window.key(occ, f, used), true),
+            DeadTable::Packed { table, cells, nbits } => table.put(occ.word_at(0) & *cells | used << *nbits, true),
+            DeadTable::Whole(memo) => memo.put(occ, state_hash(occ, used), used + 1),
+        }
+        self.room -= 1;
+        if self.room == 0 {
+            self.grow();
         }
     }
+
+    /// Doubles the table, keeping every state.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        match &mut self.table {
+            DeadTable::Narrow { table, .. } => table.grow(),
+            DeadTable::Packed { table, .. } => table.grow(),
+            DeadTable::Whole(memo) => memo.grow(|&occ, &v| state_hash(occ, v - 1)),
+        }
+        self.log2 += 1;
+        self.room = room(self.log2, self.max_log2);
+    }
+
+    /// Log2 of the table's slots.
+    #[cfg(test)]
+    fn log2(&self) -> u32 {
+        self.log2
+    }
+}
+
+/// The states a dead-state table of `2^log2` slots takes before it doubles, if it may.
+fn room(log2: u32, max_log2: u32) -> usize {
+    if log2 < max_log2 { 1 << log2 } else { usize::MAX }
 }
 
 /// Pocket-check results by the occupancy of the lines that are not open (see [`Memo`]).
@@ -307,6 +389,27 @@ mod tests {
         Ok(())
     }
 
+    /// A dead-state table doubles each time it has taken as many states as it has slots, up to
+    /// its bound in bytes, and still holds the states it took last.
+    #[test]
+    fn dead_states_grow_to_their_bound() {
+        // Narrow keys (4-byte slots): from 16 slots up to 256 (1 KB).
+        let mut dead = DeadStates::<Bitboard>::new(4, 1024, 50, 10, Window::new(12, 50));
+        let state = |k: u64| (Bitboard(((1 << 20) - 1) | ((k % 2048) << 21)), 20, k / 2048);
+        let mut log2 = Vec::new();
+        for k in 0..2000 {
+            let (occ, f, used) = state(k * 7919 % 1_000_003);
+            dead.insert(occ, f, used);
+            log2.push(dead.log2());
+        }
+        // Doublings after 16, 32, 64 and 128 more states; then the bound.
+        let first = |l: u32| log2.iter().position(|&x| x == l);
+        assert_eq!([4, 5, 6, 7, 8].map(first), [Some(0), Some(15), Some(47), Some(111), Some(239)]);
+        assert_eq!(log2.last(), Some(&8));
+        let (occ, f, used) = state(1999 * 7919 % 1_000_003);
+        assert!(dead.contains(occ, f, used));
+    }
+
     /// A narrow table holding one key answers for it alone: every other key of 10 bits (in a
     /// table of 16 slots, keeping 6 bits a slot) misses.
     #[test]
@@ -323,14 +426,19 @@ mod tests {
 
     proptest! {
         /// Packed (one word), narrow (a window after the first free cell) and whole keys keep
-        /// dead states exactly, collisions included (a table of 16 slots).
+        /// dead states exactly, collisions included (a table of 16 slots, and one that grows
+        /// from 16 slots to 4 KB).
         #[test]
-        fn dead_states_never_invent(states in proptest::collection::vec((any::<u64>(), 0usize..50, 0u64..1024), 1..60)) {
+        fn dead_states_never_invent(
+            states in proptest::collection::vec((any::<u64>(), 0usize..50, 0u64..1024), 1..60),
+            grows in any::<bool>(),
+        ) {
+            let max_bytes = if grows { 4096 } else { 0 };
             let wide_window = Window::new(64, 50);
             let packed: Vec<(Bitboard, usize, u64)> =
                 states.iter().map(|&(o, f, u)| (Bitboard(o & ((1 << 50) - 1)), f, u)).collect();
-            let table = DeadStates::<Bitboard>::new(4, 50, 10, wide_window);
-            let packed_keys = matches!(table, DeadStates::Packed { .. });
+            let table = DeadStates::<Bitboard>::new(4, max_bytes, 50, 10, wide_window);
+            let packed_keys = matches!(table.table, DeadTable::Packed { .. });
             prop_assert!(packed_keys);
             check_dead(table, &packed)?;
             // States as a search meets them: every cell below the first free one covered, the
@@ -340,8 +448,8 @@ mod tests {
                 .iter()
                 .map(|&(o, f, u)| (Bitboard(((1 << f) - 1) | ((o & ((1 << (span - 1)) - 1)) << (f + 1))), f, u % 4))
                 .collect();
-            let table = DeadStates::<Bitboard>::new(4, 50, 10, Window::new(span, 50));
-            let narrow_keys = matches!(table, DeadStates::Narrow { .. });
+            let table = DeadStates::<Bitboard>::new(4, max_bytes, 50, 10, Window::new(span, 50));
+            let narrow_keys = matches!(table.table, DeadTable::Narrow { .. });
             prop_assert!(narrow_keys);
             check_dead(table, &near)?;
             // The same on a board of two words, the window straddling them.
@@ -349,12 +457,43 @@ mod tests {
                 .iter()
                 .map(|&(o, f, u)| (WideBits([((1 << 50) - 1) | o.0 << 50, o.0 >> 14]), f + 50, u))
                 .collect();
-            let table = DeadStates::<WideBits<2>>::new(4, 100, 10, Window::new(span, 100));
-            let narrow_keys = matches!(table, DeadStates::Narrow { .. });
+            let table = DeadStates::<WideBits<2>>::new(4, max_bytes, 100, 10, Window::new(span, 100));
+            let narrow_keys = matches!(table.table, DeadTable::Narrow { .. });
             prop_assert!(narrow_keys);
             check_dead(table, &near_wide)?;
             let wide: Vec<(WideBits<2>, usize, u64)> = states.iter().map(|&(o, _, u)| (WideBits([o, u]), 0, u)).collect();
-            check_dead(DeadStates::<WideBits<2>>::new(4, 100, 10, wide_window), &wide)?;
+            check_dead(DeadStates::<WideBits<2>>::new(4, max_bytes, 100, 10, wide_window), &wide)?;
+        }
+
+        /// Doubling a table keeps exactly what it held: every key it answered for, with its
+        /// value, and no other (narrow, word and whole keys; three doublings).
+        #[test]
+        fn growing_keeps_exactly_every_entry(
+            keys in proptest::collection::vec(any::<u64>(), 1..100),
+            probes in proptest::collection::vec(any::<u64>(), 0..100),
+        ) {
+            let (mut narrow, mut word, mut memo) = (NarrowTable::new(4, 12), WordTable::new(4), Memo::<u64, u64>::new(4));
+            let hash = |k: u64| k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+            for &k in &keys {
+                narrow.put(k & 0xfff, k % 3 == 0);
+                word.put(k >> 2, k % 3 == 0);
+                memo.put(k, hash(k), k | 1);
+            }
+            let all: Vec<u64> = keys.iter().chain(&probes).copied().collect();
+            let held = |narrow: &NarrowTable, word: &WordTable, memo: &Memo<u64, u64>| {
+                let n: Vec<Option<bool>> = (0..4096).map(|k| narrow.get(k)).collect();
+                let w: Vec<Option<bool>> = all.iter().map(|&k| word.get(k >> 2)).collect();
+                let m: Vec<Option<u64>> = all.iter().map(|&k| memo.get(k, hash(k))).collect();
+                (n, w, m)
+            };
+            let before = held(&narrow, &word, &memo);
+            for _ in 0..3 {
+                narrow.grow();
+                word.grow();
+                memo.grow(|&k, _| hash(k));
+            }
+            prop_assert_eq!((narrow.slots.len(), word.slots.len(), memo.slots.len()), (128, 128, 128));
+            prop_assert_eq!(before, held(&narrow, &word, &memo));
         }
 
         /// Pocket results are worked out once and then remembered, packed or whole.

@@ -47,14 +47,24 @@ const NO_DEAD_LEFT: usize = 3;
 // right only while such a node has no pocket check or dead state of its own.
 const _: () = assert!(NO_POCKETS_LEFT >= 3 && NO_DEAD_LEFT >= 3);
 
-/// Log2 of the largest number of dead-state entries per search.
+/// Log2 of the largest number of dead-state entries a search starts with (the table grows as
+/// the search meets more states, up to [`DEAD_BYTES`]).
 const DEAD_LOG2: u32 = 20;
 
 /// Log2 of the largest number of pocket-check results kept per search.
 const POCKETS_LOG2: u32 = 14;
 
-/// Most memory of one search's dead-state table.
+/// Most memory of one search's dead-state table, grown.
 const DEAD_BYTES: usize = 32 << 20;
+
+/// Log2 of the slots a search's dead-state table starts with, for `placements` placements: in
+/// proportion to the puzzle, within 2^10..2^20 entries and [`DEAD_BYTES`] (on big boards an entry
+/// holds a long occupancy: allocating and clearing a huge table would cost more than the search
+/// it saves). The table grows with the states the search meets.
+pub(super) fn dead_log2<B>(placements: usize) -> u32 {
+    let fit = (DEAD_BYTES / std::mem::size_of::<(B, u64)>()).ilog2();
+    (placements * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit))
+}
 
 /// The state of one depth-first search.
 pub(super) struct Run<'a, B, const ONE: bool> {
@@ -89,11 +99,6 @@ pub(super) struct Run<'a, B, const ONE: bool> {
 
 impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     pub(super) fn new(t: &'a Fast<B>) -> Self {
-        // A dead-state table in proportion to the puzzle, within 2^10..2^20 entries and
-        // DEAD_BYTES (on big boards an entry holds a long occupancy: allocating and clearing a
-        // huge table would cost more than the search it saves).
-        let fit = (DEAD_BYTES / std::mem::size_of::<(B, u64)>()).ilog2();
-        let log2 = (t.masks.len() * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit));
         // Pocket results likewise (both tables are written when made: small puzzles, searched
         // many times over, keep small tables).
         let pockets_log2 = (t.masks.len() * 8).next_power_of_two().trailing_zeros().clamp(10, POCKETS_LOG2);
@@ -102,7 +107,9 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             counts: [0; MAX_TYPES],
             avail: 0,
             used: 0,
-            dead: t.used_bits.map(|bits| DeadStates::new(log2, t.nbits, bits, Window::new(t.span, t.nbits))),
+            dead: t
+                .used_bits
+                .map(|bits| DeadStates::new(t.dead_log2, DEAD_BYTES, t.nbits, bits, Window::new(t.span, t.nbits))),
             pockets: PocketResults::new(pockets_log2, t.nbits),
             path: vec![0; t.pieces],
             placed: 0,
