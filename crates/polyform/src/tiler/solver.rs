@@ -270,18 +270,21 @@ impl Tiler {
     pub(super) fn tally(&self, share: Option<Share<'_>>, threads: usize, budget: &Budget) -> Tally {
         let g = self.symmetries() as u64;
         let progress = share.and_then(|s| s.progress);
-        let on_found = |acc: &mut (u64, u64, Option<Solution>), ids: &[u32], _: &[char]| {
-            let found = self.found(ids);
-            let k = found.reps.len() as u64;
+        // Per worker: raw and distinct counts (times |G|), the first tiling, and buffers for the
+        // symmetry test (hot: one call a tiling found, which builds no tiling).
+        let on_found = |acc: &mut (u64, u64, Option<Solution>, Fixed), ids: &[u32], _: &[char]| {
+            let k = self.reps(ids).len() as u64;
             acc.0 += k;
-            acc.1 += if g == 1 { k } else { self.stabiliser(&found.sol) * k };
-            acc.2.get_or_insert(found.sol);
+            acc.1 += if g == 1 { k } else { acc.3.stabiliser(&self.plan, ids) * k };
+            if acc.2.is_none() {
+                acc.2 = Some(self.found(ids).sol);
+            }
             if let Some(p) = progress {
                 p.add_found(k);
             }
             ControlFlow::Continue(())
         };
-        let init = || (0u64, 0u64, None);
+        let init = || (0u64, 0u64, None, Fixed::default());
         let (accs, outcome) = match share {
             None => self.drive(threads, budget, None, init, on_found),
             Some(share) => self.drive_over(share, threads, budget, None, init, on_found),
@@ -566,13 +569,53 @@ impl Tiler {
         Solution::new(types, &raw)
     }
 
-    /// Number of symmetries that map the tiling to itself.
-    fn stabiliser(&self, s: &Solution) -> u64 {
-        (0..self.plan.symmetries.len()).filter(|&g| self.image(s, g as u8) == *s).count().max(1) as u64
-    }
-
     fn is_smallest_of_class(&self, s: &Solution) -> bool {
         (1..self.plan.symmetries.len()).all(|g| *s <= self.image(s, g as u8))
+    }
+}
+
+/// Buffers for finding the symmetries that map a tiling to itself, kept by each worker.
+#[derive(Default)]
+struct Fixed {
+    /// The piece (index into the tiling's placements) of every board cell.
+    piece_of: Vec<u32>,
+    /// Under one symmetry: the piece that each piece's cells go to (`u32::MAX`: not seen yet).
+    image: Vec<u32>,
+}
+
+impl Fixed {
+    /// Number of the plan's symmetries that map the tiling of plan placements `ids` to itself
+    /// (as [`Tiler::image`] would find, without making any image): `g` does iff the cells of
+    /// each piece go to the cells of one piece, of the type `g` maps the first one's type to (a
+    /// reflection may swap a chiral piece with its mirror image). Then `g` maps pieces to
+    /// pieces: as a bijection of cells it reaches every piece, so no two pieces go to one.
+    fn stabiliser(&mut self, plan: &Plan, ids: &[u32]) -> u64 {
+        let ty = |k: u32| plan.placements[ids[k as usize] as usize].ty;
+        self.piece_of.resize(plan.len(), 0);
+        for (k, &id) in ids.iter().enumerate() {
+            for &c in plan.cells_of(&plan.placements[id as usize]) {
+                self.piece_of[c as usize] = k as u32;
+            }
+        }
+        // The identity comes first.
+        let mut fixed = 1;
+        for (perm, map) in plan.symmetries.iter().zip(&plan.type_maps).skip(1) {
+            self.image.clear();
+            self.image.resize(ids.len(), u32::MAX);
+            let (piece_of, image) = (&self.piece_of, &mut self.image);
+            let maps = piece_of.iter().zip(perm).all(|(&p, &to)| {
+                let q = piece_of[to as usize];
+                match image[p as usize] {
+                    u32::MAX => {
+                        image[p as usize] = q;
+                        usize::from(map[ty(p)]) == ty(q)
+                    }
+                    seen => seen == q,
+                }
+            });
+            fixed += u64::from(maps);
+        }
+        fixed
     }
 }
 
