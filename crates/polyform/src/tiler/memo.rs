@@ -215,11 +215,43 @@ impl Window {
 /// small searches keep a small table, long ones one in proportion to what they meet.
 pub(crate) struct DeadStates<B> {
     table: DeadTable<B>,
-    /// States the table takes before it doubles (`usize::MAX` once it may not).
+    growth: Growth,
+}
+
+/// When a table doubles: each time it has taken as many entries as it has slots (by then a
+/// direct-mapped table pushes out an entry at about every other insert), while it stays within
+/// a bound.
+#[derive(Clone, Copy, Debug)]
+struct Growth {
+    /// Entries the table takes before it doubles (`usize::MAX` once it may not).
     room: usize,
     /// Log2 of the slots, now and at most.
     log2: u32,
     max_log2: u32,
+}
+
+impl Growth {
+    /// A table of `2^log2` slots that may grow to `2^max_log2` (or stays as it is, if smaller).
+    fn new(log2: u32, max_log2: u32) -> Self {
+        let max_log2 = max_log2.max(log2);
+        Growth { room: room(log2, max_log2), log2, max_log2 }
+    }
+    /// Counts an entry taken: whether the table is to double now (hot: a decrement and a test).
+    #[inline(always)]
+    fn taken(&mut self) -> bool {
+        self.room -= 1;
+        self.room == 0
+    }
+    /// The table has doubled.
+    fn doubled(&mut self) {
+        self.log2 += 1;
+        self.room = room(self.log2, self.max_log2);
+    }
+}
+
+/// Log2 of the most slots of `slot` bytes within `max_bytes`.
+fn most_slots(max_bytes: usize, slot: usize) -> u32 {
+    (max_bytes / slot).max(1).ilog2()
 }
 
 /// The table of [`DeadStates`], by how its keys are stored.
@@ -243,7 +275,7 @@ impl<B: CellBits> DeadStates<B> {
     /// A table of `2^log2` states, growing to at most `max_bytes`, for a board of `nbits` bits
     /// whose copies used take `used_bits` bits; `window` spans the longest placement.
     pub(crate) fn new(log2: u32, max_bytes: usize, nbits: usize, used_bits: u32, window: Window) -> Self {
-        let most = |slot: usize| (max_bytes / slot).max(1).ilog2();
+        let most = |slot: usize| most_slots(max_bytes, slot);
         let (table, max_log2) = if window.fits(used_bits, log2) {
             let table = NarrowTable::new(log2, window.bits(used_bits));
             // Slots hold at least one bit of a key: beyond, every key has a slot already.
@@ -258,8 +290,7 @@ impl<B: CellBits> DeadStates<B> {
             DeadTable::Narrow { table, .. } => table.slots.len().ilog2(),
             _ => log2,
         };
-        let max_log2 = max_log2.max(log2);
-        DeadStates { table, room: room(log2, max_log2), log2, max_log2 }
+        DeadStates { table, growth: Growth::new(log2, max_log2) }
     }
 
     /// Whether the state is known dead.
@@ -281,8 +312,7 @@ impl<B: CellBits> DeadStates<B> {
             DeadTable::Packed { table, cells, nbits } => table.put(occ.word_at(0) & *cells | used << *nbits, true),
             DeadTable::Whole(memo) => memo.put(occ, state_hash(occ, used), used + 1),
         }
-        self.room -= 1;
-        if self.room == 0 {
+        if self.growth.taken() {
             self.grow();
         }
     }
@@ -296,24 +326,30 @@ impl<B: CellBits> DeadStates<B> {
             DeadTable::Packed { table, .. } => table.grow(),
             DeadTable::Whole(memo) => memo.grow(|&occ, &v| state_hash(occ, v - 1)),
         }
-        self.log2 += 1;
-        self.room = room(self.log2, self.max_log2);
+        self.growth.doubled();
     }
 
     /// Log2 of the table's slots.
     #[cfg(test)]
     fn log2(&self) -> u32 {
-        self.log2
+        self.growth.log2
     }
 }
 
-/// The states a dead-state table of `2^log2` slots takes before it doubles, if it may.
+/// The entries a table of `2^log2` slots takes before it doubles, if it may.
 fn room(log2: u32, max_log2: u32) -> usize {
     if log2 < max_log2 { 1 << log2 } else { usize::MAX }
 }
 
 /// Pocket-check results by the occupancy of the lines that are not open (see [`Memo`]).
-pub(crate) enum PocketResults<B> {
+/// Like [`DeadStates`], the table starts small and doubles as it fills, up to a bound.
+pub(crate) struct PocketResults<B> {
+    table: PocketTable<B>,
+    growth: Growth,
+}
+
+/// The table of [`PocketResults`], by how its keys are stored.
+enum PocketTable<B> {
     /// Keyed by the board's bits of that occupancy (`cells`), when the board has at most 62.
     Packed { table: WordTable, cells: u64 },
     /// 1: fine, 2: not.
@@ -321,37 +357,64 @@ pub(crate) enum PocketResults<B> {
 }
 
 impl<B: CellBits> PocketResults<B> {
-    /// A table of `2^log2` results for a board of `nbits` bits.
-    pub(crate) fn new(log2: u32, nbits: usize) -> Self {
-        if B::CAPACITY == 64 && nbits <= 62 {
-            PocketResults::Packed { table: WordTable::new(log2), cells: B::below(nbits).word_at(0) }
+    /// A table of `2^log2` results, growing to at most `max_bytes`, for a board of `nbits` bits.
+    pub(crate) fn new(log2: u32, max_bytes: usize, nbits: usize) -> Self {
+        let (table, slot) = if B::CAPACITY == 64 && nbits <= 62 {
+            (PocketTable::Packed { table: WordTable::new(log2), cells: B::below(nbits).word_at(0) }, 8)
         } else {
-            PocketResults::Whole(Memo::new(log2))
-        }
+            (PocketTable::Whole(Memo::new(log2)), std::mem::size_of::<(B, u8)>())
+        };
+        PocketResults { table, growth: Growth::new(log2, most_slots(max_bytes, slot)) }
     }
 
     /// The result for `key`, worked out by `check` if it is not known.
     #[inline]
     pub(crate) fn get_or(&mut self, key: B, check: impl FnOnce() -> bool) -> bool {
-        match self {
-            PocketResults::Packed { table, cells } => {
+        let (r, taken) = match &mut self.table {
+            PocketTable::Packed { table, cells } => {
                 let k = key.word_at(0) & *cells;
-                table.get(k).unwrap_or_else(|| {
-                    let r = check();
-                    table.put(k, r);
-                    r
-                })
+                match table.get(k) {
+                    Some(r) => (r, false),
+                    None => {
+                        let r = check();
+                        table.put(k, r);
+                        (r, true)
+                    }
+                }
             }
-            PocketResults::Whole(memo) => {
+            PocketTable::Whole(memo) => {
                 let hash = key.digest();
-                let r = memo.get(key, hash).unwrap_or_else(|| {
-                    let r = if check() { 1 } else { 2 };
-                    memo.put(key, hash, r);
-                    r
-                });
-                r == 1
+                match memo.get(key, hash) {
+                    Some(r) => (r == 1, false),
+                    None => {
+                        let r = check();
+                        memo.put(key, hash, if r { 1 } else { 2 });
+                        (r, true)
+                    }
+                }
             }
+        };
+        if taken && self.growth.taken() {
+            self.grow();
         }
+        r
+    }
+
+    /// Doubles the table, keeping every result.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        match &mut self.table {
+            PocketTable::Packed { table, .. } => table.grow(),
+            PocketTable::Whole(memo) => memo.grow(|key, _| key.digest()),
+        }
+        self.growth.doubled();
+    }
+
+    /// Log2 of the table's slots.
+    #[cfg(test)]
+    fn log2(&self) -> u32 {
+        self.growth.log2
     }
 }
 
@@ -499,8 +562,9 @@ mod tests {
         /// Pocket results are worked out once and then remembered, packed or whole.
         #[test]
         fn pocket_results_are_remembered(keys in proptest::collection::vec(any::<u64>(), 1..40)) {
-            let mut packed = PocketResults::<Bitboard>::new(10, 60);
-            let mut whole = PocketResults::<WideBits<2>>::new(10, 100);
+            // From 16 slots, doubling up to 4 KB.
+            let mut packed = PocketResults::<Bitboard>::new(4, 4096, 60);
+            let mut whole = PocketResults::<WideBits<2>>::new(4, 4096, 100);
             for &k in &keys {
                 let ok = k % 3 != 0;
                 let key = Bitboard(k & ((1 << 60) - 1));
@@ -509,6 +573,9 @@ mod tests {
                 prop_assert_eq!(whole.get_or(WideBits([k, 1]), || ok), ok);
                 prop_assert_eq!(whole.get_or(WideBits([k, 1]), || !ok), ok, "remembered");
             }
+            // As many results as slots: doubled.
+            prop_assert_eq!(packed.log2() > 4, whole.log2() > 4);
+            prop_assert_eq!(packed.log2() > 4, keys.len() >= 16);
         }
     }
 }

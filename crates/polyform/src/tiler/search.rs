@@ -51,8 +51,12 @@ const _: () = assert!(NO_POCKETS_LEFT >= 3 && NO_DEAD_LEFT >= 3);
 /// the search meets more states, up to [`DEAD_BYTES`]).
 const DEAD_LOG2: u32 = 20;
 
-/// Log2 of the largest number of pocket-check results kept per search.
+/// Log2 of the largest number of pocket-check results a search starts with (the table grows as
+/// the search meets more, up to [`POCKETS_BYTES`]).
 const POCKETS_LOG2: u32 = 14;
+
+/// Most memory of one search's pocket-check results, grown.
+const POCKETS_BYTES: usize = 8 << 20;
 
 /// Most memory of one search's dead-state table, grown.
 const DEAD_BYTES: usize = 32 << 20;
@@ -110,7 +114,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             dead: t
                 .used_bits
                 .map(|bits| DeadStates::new(t.dead_log2, DEAD_BYTES, t.nbits, bits, Window::new(t.span, t.nbits))),
-            pockets: PocketResults::new(pockets_log2, t.nbits),
+            pockets: PocketResults::new(pockets_log2, POCKETS_BYTES, t.nbits),
             path: vec![0; t.pieces],
             placed: 0,
             cand: Vec::new(),
