@@ -81,11 +81,23 @@ pub fn builtin_names() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(n, _)| *n)
 }
 
+/// "did you mean a, b? " for the built-in names that share the longest start with `name` (at
+/// least three characters of it, at most four names), or nothing.
+fn near_names(name: &str) -> String {
+    let shared = |n: &str| n.bytes().zip(name.bytes()).take_while(|(a, b)| a == b).count();
+    let best = builtin_names().map(shared).max().unwrap_or(0);
+    if best < 3 {
+        return String::new();
+    }
+    let near: Vec<&str> = builtin_names().filter(|n| shared(n) == best).take(4).collect();
+    format!("did you mean {}? ", near.join(", "))
+}
+
 /// Why a puzzle could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     /// Neither a file nor a built-in puzzle.
-    #[error("no file {0:?}, and no built-in puzzle of that name (built in: {names})", names = builtin_names().collect::<Vec<_>>().join(", "))]
+    #[error("no file {0:?}, and no built-in puzzle of that name ({hint}`tessera tiling list` names all {n})", hint = near_names(.0), n = BUILTIN.len())]
     NotFound(String),
     /// The file could not be read.
     #[error("cannot read {0}: {1}")]

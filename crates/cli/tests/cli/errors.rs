@@ -37,6 +37,8 @@ fn impossible_requests_are_refused() {
     fails_with(&["tiling", "random", "--min-piece", "5", "--max-piece", "2"], "piece sizes");
     fails_with(&["tiling", "random", "--width", "0"], "width");
     fails_with(&["tiling", "show", "nonesuch"], "no built-in puzzle");
+    fails_with(&["tiling", "show", "nonesuch"], "`tessera tiling list` names all");
+    fails_with(&["tiling", "show", "pentomino-6x11"], "did you mean pentomino-6x10?");
     fails_with(&["tiling", "solve", "meteor", "--distinct"], "--all");
     fails_with(&["tiling", "eval", "--merge", "no-such.jsonl"], "cannot open no-such.jsonl");
 }
