@@ -6,7 +6,8 @@
 //!               least half the seeds and the next one fits in the time
 //!   rework      the best games cut and planned again from there, until the graft's share
 //!   graft       phrases a game misses, run through several units    (GRAFT_SHARE, if missing)
-//!   the rest    rework again; widen once reworking finds nothing more
+//!   the rest    rework again; widen once reworking finds nothing more; when neither can go
+//!               on before the time is up, reworking starts over (its tries are random)
 //! ```
 //!
 //! A plan is spelled and judged only when it promises more than the seed's best so far; each
@@ -140,6 +141,16 @@ pub fn solve(
         report(Phase::Graft, width, 0);
     }
     search.alternate(&mut width, &mut pace, settings.max_width, whole, &mut report);
+    // The beam cannot widen and reworking gave up, before the time is up: reworking starts over
+    // (each try draws its own cut and weights), as long as a pass finds tries to make.
+    while whole.time_left().is_some() && !whole.clone().expired() {
+        let started = Instant::now();
+        search.unstale();
+        search.alternate(&mut width, &mut pace, settings.max_width, whole, &mut report);
+        if started.elapsed().as_secs_f64() < MIN_SLICE {
+            break; // no game can be cut: nothing left to try
+        }
+    }
     let best = search.best.into_inner().unwrap_or_else(|e| e.into_inner());
     // A seed never reached (no time at all) gets the empty text, which scores 0 and is valid.
     Ok(best
@@ -265,6 +276,13 @@ impl Search<'_, '_> {
             let improved = self.rework(&budget.within(Duration::from_secs_f64(slice.max(MIN_SLICE))));
             report(Phase::Rework, *width, improved);
             pace.reworked += started.elapsed().as_secs_f64();
+        }
+    }
+
+    /// Lets reworking start over on every seed.
+    fn unstale(&self) {
+        for b in lock(&self.best).iter_mut() {
+            b.stale = 0;
         }
     }
 
