@@ -26,6 +26,7 @@
 //! * [`engine`]: the solver's fast engine (row masks, turn tables, reachability by rows);
 //! * [`solver`]: beam search over lock positions, phrases spelled on the way down;
 //! * [`builtin`]: the 25 qualifying problems, built in;
+//! * [`gen`](mod@gen): new problems in the contest's format from a seed, contest-like or small;
 //! * [`format`](mod@format): the JSON it reads and writes (submissions, reports), typed;
 //! * [`eval`]: problems solved within a time each, against the contest's best final scores;
 //! * [`play`]: a problem played by hand, a line of commands at a time;
@@ -37,6 +38,8 @@ pub mod demo;
 pub mod engine;
 pub mod eval;
 pub mod format;
+// `gen` is a reserved word from the 2024 edition on: the module is `r#gen`.
+pub mod r#gen;
 pub mod judge;
 pub mod phrase;
 pub mod play;

@@ -1,6 +1,7 @@
 //! Integration tests of hextris: the official data, the engine against the judge, the solver.
 
 mod engine;
+mod generated;
 mod solver;
 mod vectors;
 
