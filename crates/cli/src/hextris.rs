@@ -39,6 +39,8 @@ pub enum HextrisCommand {
     Tune(TuneArgs),
     /// Play a problem from the keyboard (type commands, press Enter), scored as the judge would.
     Play(play::PlayArgs),
+    /// Make new problems in the contest's format from a seed: contest-like ones and small ones.
+    Gen(GenArgs),
 }
 
 /// `-p PHRASE`, repeatable: the phrases of power (default: the official eighteen).
@@ -242,6 +244,29 @@ pub struct StatsArgs {
     json: bool,
 }
 
+/// `tessera hextris gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    #[command(flatten)]
+    seed: crate::common::SeedArg,
+    /// Problems to make: ids 1000, 1001, ... (the official ones are 0..=24).
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    count: u64,
+    /// How many of them are small puzzles (the last K ids); the others are contest-like
+    /// [default: a fifth of N, 10 of the default 50].
+    #[arg(long, value_name = "K")]
+    small: Option<u64>,
+    /// The folder to write `problem_<id>.json` into (made if missing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Overwrite problem files that are already there.
+    #[arg(long)]
+    force: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
 fn positive_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
@@ -272,6 +297,7 @@ pub fn run(cmd: HextrisCommand) -> Result<ExitCode> {
         HextrisCommand::Stats(args) => stats_cmd(&args),
         HextrisCommand::Tune(args) => tune_cmd(&args),
         HextrisCommand::Play(args) => play::play_cmd(&args),
+        HextrisCommand::Gen(args) => gen_cmd(&args),
     }
 }
 
@@ -452,6 +478,59 @@ fn stats_cmd(args: &StatsArgs) -> Result<ExitCode> {
         bail!("some problems are wider than the solver's {} columns", tessera_hextris::engine::MAX_WIDTH);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn gen_cmd(args: &GenArgs) -> Result<ExitCode> {
+    use tessera_hextris::r#gen::{FIRST_ID, GenSummary, file_name, set};
+    let small = args.small.unwrap_or(args.count / 5);
+    if small > args.count {
+        return Err(crate::common::usage(format!(
+            "--small {small} is more than --count {}: the small problems are among the others",
+            args.count
+        )));
+    }
+    // Files already there are found before anything is made or said.
+    let paths: Vec<PathBuf> = (0..args.count as i64).map(|i| args.out.join(file_name(FIRST_ID + i))).collect();
+    if !args.force
+        && let Some(there) = paths.iter().find(|p| p.exists())
+    {
+        bail!("{} is already there (--force overwrites it)", there.display());
+    }
+    let seed = args.seed.get();
+    let problems = set(seed, args.count as usize, small as usize)?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot make the folder {}", args.out.display()))?;
+    for (g, path) in problems.iter().zip(&paths) {
+        write_file(path, &format!("{}\n", serde_json::to_string(&g.problem)?))?;
+    }
+    let summary = GenSummary::new(seed, args.out.display().to_string(), &problems);
+    if args.json {
+        emit_json(&summary)?;
+    } else {
+        emit(&gen_table(&summary))?;
+        eprintln!("wrote {} to {}", plural(problems.len() as u64, "problem", "problems"), args.out.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The lines of `hextris gen`: one per problem.
+fn gen_table(summary: &tessera_hextris::r#gen::GenSummary) -> String {
+    let mut text = String::from("problem  kind     size     filled  units (cells)  source  seeds\n");
+    for r in &summary.problems {
+        let s = &r.stats;
+        text += &format!(
+            "{:>7}  {:<7}  {:<7}  {:>6}  {:>5} ({:>2}-{:<2})  {:>6}  {:>5}\n",
+            s.problem,
+            r.kind.to_string(),
+            format!("{}x{}", s.width, s.height),
+            s.filled,
+            s.units,
+            s.unit_sizes[0],
+            s.unit_sizes[1],
+            s.source_length,
+            s.seeds
+        );
+    }
+    text
 }
 
 /// The problems of `--problems DIR`, `-f`, or the built-in ones, by id.

@@ -374,3 +374,81 @@ fn ctrl_c_quits_play_at_once_and_the_save_holds_the_last_line() {
         (Value::Null, serde_json::json!(["Ei!"]))
     );
 }
+
+#[test]
+fn gen_writes_problems_once_and_the_other_commands_read_them() {
+    let dir = scratch("hextris-gen");
+    let (first, second) = (dir.join("a"), dir.join("b/c"));
+    let make = |out: &std::path::Path, extra: &[&str]| {
+        let args = ["hextris", "gen", "--seed", "5", "--count", "4", "--small", "2", "--out", out.to_str().unwrap()];
+        tessera(&[&args[..], extra].concat())
+    };
+    let run = make(&first, &[]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = stdout(&run);
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    assert!(
+        rows[..2].iter().all(|r| r.contains(" contest ")) && rows[2..].iter().all(|r| r.contains(" small ")),
+        "{text}"
+    );
+    let names = |d: &std::path::Path| {
+        let mut v: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    };
+    let files: Vec<String> = (1000..1004).map(|id| format!("problem_{id}.json")).collect();
+    assert_eq!(names(&first), files, "nothing else is left in the folder");
+    // The same seed, the same bytes (into a folder that did not exist).
+    let again = make(&second, &["--json"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    for f in &files {
+        assert_eq!(std::fs::read(first.join(f)).unwrap(), std::fs::read(second.join(f)).unwrap(), "{f}");
+    }
+    let v: Value = serde_json::from_slice(&again.stdout).unwrap();
+    let listed: Vec<&str> = v["problems"].as_array().unwrap().iter().map(|r| r["file"].as_str().unwrap()).collect();
+    assert_eq!(
+        (listed, v["seed"].as_u64(), v["small"].as_u64()),
+        (files.iter().map(String::as_str).collect(), Some(5), Some(2))
+    );
+    // Files already there are left alone, unless --force.
+    let one = first.join(&files[0]);
+    std::fs::write(&one, "mine").unwrap();
+    let refused = make(&first, &[]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    let err = stderr(&refused);
+    assert!(err.starts_with("error: ") && err.contains("--force") && err.trim_end().lines().count() == 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&one).unwrap(), "mine");
+    assert!(make(&first, &["--force"]).status.success());
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(second.join(&files[0])).unwrap());
+    // `stats`, `solve` and `score` take the files.
+    let small = first.join(&files[3]);
+    let small = small.to_str().unwrap();
+    let stats = json(&["hextris", "stats", "-f", one.to_str().unwrap(), "-f", small, "--json"]);
+    assert_eq!(stats[1]["problem"].as_i64(), Some(1003), "{stats}");
+    let solved = tessera(&["hextris", "solve", "-f", small, "-t", "0.5", "-c", "1", "-q"]);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let solutions = dir.join("solutions.json");
+    std::fs::write(&solutions, &solved.stdout).unwrap();
+    let judged = json(&["hextris", "score", "-f", small, solutions.to_str().unwrap(), "--json"]);
+    assert!(judged["seeds"].as_array().unwrap().iter().all(|s| s["error"].is_null()), "{judged}");
+    assert_eq!(judged["missing_seeds"].as_u64(), Some(0), "{judged}");
+    // By default a fifth of them are small.
+    let third = dir.join("d");
+    let v = json(&["hextris", "gen", "--seed", "5", "--count", "10", "--out", third.to_str().unwrap(), "--json"]);
+    let kinds: Vec<&str> = v["problems"].as_array().unwrap().iter().map(|r| r["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, [["contest"; 8].as_slice(), &["small"; 2]].concat(), "{v}");
+    // Unusable flags: one error line, exit status 2.
+    let out = first.to_str().unwrap();
+    for args in [
+        vec!["hextris", "gen", "--count", "4", "--small", "5", "--out", out],
+        vec!["hextris", "gen", "--count", "0", "--out", out],
+        vec!["hextris", "gen", "--seed", "x", "--out", out],
+        vec!["hextris", "gen", "--seed", "1"],
+    ] {
+        let o = tessera(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with("error: "), "{args:?}: {}", stderr(&o));
+    }
+}
