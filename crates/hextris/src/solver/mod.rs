@@ -17,6 +17,7 @@
 //! * `game`: a solved [`Game`], and the same game with its plan ([`Grown`]);
 //! * `setup`: the [`Settings`] and a problem prepared for solving ([`Solver`]);
 //! * `speller`: one unit's text from its spawn to its lock, spelling all it can;
+//! * `unturned`: the exact best text of a unit that cannot turn;
 //! * `bridge`: phrases that cross a lock, split between two or three units;
 //! * `walk`: where a phrase's commands take a unit, worked out once per phrase;
 //! * [`beam`]: the beam search over lock positions ([`beam::Plan`]);
@@ -33,6 +34,7 @@ mod setup;
 mod spell;
 mod speller;
 pub mod tune;
+mod unturned;
 mod walk;
 
 pub use anytime::{Phase, Round, solve, working_seconds};

@@ -25,6 +25,7 @@
 use std::collections::VecDeque;
 
 use super::bridge::{Bridge, Carry, free_path};
+use super::unturned;
 use super::walk::{Route, TURNS, Walk, walk};
 use crate::command::Command;
 use crate::engine::bfs::{bfs, shortest_walk};
@@ -198,6 +199,19 @@ impl Speller {
         carry: Carry,
         bridges: &[Bridge],
     ) -> (Vec<u8>, Option<usize>) {
+        // A unit that cannot turn, from its spawn with nothing carried over: its best text is
+        // found exactly (see the module `unturned`; it offers no phrase to the next unit).
+        if unit.period == 1 && carry.text.is_empty() && carry.at == unit.spawn {
+            let phrases: Vec<(&[u8], bool)> = self
+                .phrases
+                .iter()
+                .filter(|p| !p.chain)
+                .map(|p| (p.text.as_slice(), p.commands.iter().any(|c| c.is_turn())))
+                .collect();
+            if let Some(text) = unturned::spell(rules, board, unit, target, &phrases, used) {
+                return (text, None);
+            }
+        }
         let reach = Reach::new(rules, board, unit);
         // The last pivot row where no turn of the unit reaches a filled row.
         let reach_down = (0..unit.period).flat_map(|r| [0, 1].map(|parity| unit.orient(r, parity).max_dy)).max();

@@ -1,0 +1,357 @@
+//! The best text for a unit that cannot turn (a single cell about its pivot): exact.
+//!
+//! Such a unit only moves west, east and down (a turn would bring it back to where it stands),
+//! so its walk is simple: within a row it runs one way from where it entered (coming back would
+//! repeat a position), then moves down. The points of a text depend on its letters through the
+//! phrases that end at each letter, which an automaton of the phrases (Aho–Corasick) tracks.
+//! The walks therefore form a graph without cycles over
+//!
+//! ```text
+//!   (pivot column, pivot row, run: none | east | west, automaton state, phrases first used)
+//! ```
+//!
+//! and the longest path from the spawn to the lock at the target, over every letter of every
+//! command, is the best text: rows from the bottom up, east runs from the east, west runs from
+//! the west. The first use of a phrase in the game is worth 300 more, so the phrases this text
+//! uses first are part of the state (only the phrases such a unit can spell, those without a
+//! turn, a few at most).
+
+use crate::command::Command;
+use crate::engine::{Board, Pos, Rules, Unit};
+
+/// Most phrases without a turn this exact search follows (states grow as `2^n`).
+const MAX_PHRASES: usize = 4;
+
+/// The moves of a unit that cannot turn.
+const MOVES: [Command; 4] = [Command::W, Command::E, Command::SW, Command::SE];
+
+/// Where a walk stands within its row: just entered it, or running east or west.
+const RUNS: usize = 3;
+const ENTERED: usize = 0;
+const EAST: usize = 1;
+const WEST: usize = 2;
+
+/// An automaton of phrases: the longest phrase prefix that ends the text so far.
+struct Automaton {
+    /// `next[s * 256 + byte]`.
+    next: Vec<u16>,
+    /// Per state: the phrases (indices into the search's list) that end there.
+    ends: Vec<Vec<usize>>,
+}
+
+impl Automaton {
+    fn new(phrases: &[&[u8]]) -> Automaton {
+        // States are the distinct prefixes of the phrases.
+        let mut prefixes: Vec<Vec<u8>> = vec![Vec::new()];
+        for p in phrases {
+            for k in 1..=p.len() {
+                if !prefixes.iter().any(|q| q.as_slice() == &p[..k]) {
+                    prefixes.push(p[..k].to_vec());
+                }
+            }
+        }
+        let index = |s: &[u8]| prefixes.iter().position(|q| q.as_slice() == s);
+        // From the text `prefix + byte`, the longest suffix that is a prefix (states are few:
+        // this plain construction is fast enough).
+        let mut next = vec![0u16; prefixes.len() * 256];
+        for (s, prefix) in prefixes.iter().enumerate() {
+            for byte in 0..=255u8 {
+                let mut text = prefix.clone();
+                text.push(byte);
+                let to = (0..=text.len()).find_map(|k| index(&text[k..])).unwrap_or(0);
+                next[s * 256 + usize::from(byte)] = to as u16;
+            }
+        }
+        let ends = prefixes.iter().map(|q| (0..phrases.len()).filter(|&i| q.ends_with(phrases[i])).collect()).collect();
+        Automaton { next, ends }
+    }
+}
+
+/// The best text (most phrase points, with a lock at `target` last) for a unit that cannot turn
+/// from its spawn on `board`; `phrases[i]` is phrase `i`'s lower-cased text and `used[i]` says
+/// whether it occurs earlier in the game. `None` when the unit can turn, too many phrases have
+/// no turn, or no walk reaches the target.
+pub(crate) fn spell(
+    rules: &Rules,
+    board: &Board,
+    unit: &Unit,
+    target: Pos,
+    phrases: &[(&[u8], bool)],
+    used: &[bool],
+) -> Option<Vec<u8>> {
+    if unit.period != 1 {
+        return None;
+    }
+    // The phrases such a unit can spell: those without a turn.
+    let spellable: Vec<usize> = (0..phrases.len()).filter(|&i| !phrases[i].1).collect();
+    if spellable.len() > MAX_PHRASES {
+        return None;
+    }
+    let texts: Vec<&[u8]> = spellable.iter().map(|&i| phrases[i].0).collect();
+    let auto = Automaton::new(&texts);
+    let fresh: Vec<bool> = spellable.iter().map(|&i| !used[i]).collect();
+    Search::new(rules, board, unit, target, &auto, &texts, &fresh).run()
+}
+
+/// The longest-path search of [`spell`].
+struct Search<'a> {
+    rules: &'a Rules,
+    board: &'a Board,
+    unit: &'a Unit,
+    target: Pos,
+    auto: &'a Automaton,
+    texts: &'a [&'a [u8]],
+    fresh: &'a [bool],
+    /// Columns `x0..x0 + cols`, rows `y0..=target.y`.
+    x0: i32,
+    cols: usize,
+    y0: i32,
+    /// Per state: the most points from there to the lock (`i64::MIN`: the lock cannot be
+    /// reached), and the move and letter that get them.
+    value: Vec<i64>,
+    how: Vec<(u8, u8)>,
+}
+
+/// What a move to the lock is marked as in [`Search::how`].
+const LOCK: u8 = 4;
+
+impl<'a> Search<'a> {
+    fn new(
+        rules: &'a Rules,
+        board: &'a Board,
+        unit: &'a Unit,
+        target: Pos,
+        auto: &'a Automaton,
+        texts: &'a [&'a [u8]],
+        fresh: &'a [bool],
+    ) -> Search<'a> {
+        // A pivot may stand a few columns off the board when its cells are on it.
+        let margin = unit.size as i32 + 2;
+        let (x0, cols, y0) = (-margin, rules.width + 2 * margin as usize, i32::from(unit.spawn.y));
+        let rows = (i32::from(target.y) - y0 + 1).max(0) as usize;
+        let n = (rows * cols * RUNS * auto.ends.len()) << texts.len();
+        Search {
+            rules,
+            board,
+            unit,
+            target,
+            auto,
+            texts,
+            fresh,
+            x0,
+            cols,
+            y0,
+            value: vec![i64::MIN; n],
+            how: vec![(0, 0); n],
+        }
+    }
+
+    /// The index of a state.
+    fn at(&self, x: i32, y: i32, run: usize, s: usize, first: usize) -> usize {
+        let cell = (y - self.y0) as usize * self.cols + (x - self.x0) as usize;
+        (((cell * RUNS + run) * self.auto.ends.len() + s) << self.texts.len()) + first
+    }
+
+    /// Whether the unit fits with its pivot at column `x`, row `y` (within the search's box).
+    fn fits(&self, x: i32, y: i32) -> bool {
+        let inside = x >= self.x0 && x < self.x0 + self.cols as i32 && y >= self.y0 && y <= i32::from(self.target.y);
+        inside && self.rules.fits(self.board, self.unit, Pos::new(x, y, 0))
+    }
+
+    /// The points of spelling `byte` in automaton state `s` with phrases `first` used first
+    /// by this text: the next state, the points and the phrases used first after it.
+    fn letter(&self, s: usize, first: usize, byte: u8) -> (usize, i64, usize) {
+        let to = usize::from(self.auto.next[s * 256 + usize::from(byte)]);
+        let (mut points, mut now) = (0, first);
+        for &p in &self.auto.ends[to] {
+            points += 2 * self.texts[p].len() as i64;
+            if self.fresh[p] && now >> p & 1 == 0 {
+                points += 300;
+                now |= 1 << p;
+            }
+        }
+        (to, points, now)
+    }
+
+    /// Solves every state, then spells the best walk from the spawn.
+    fn run(mut self) -> Option<Vec<u8>> {
+        let (states, firsts) = (self.auto.ends.len(), 1usize << self.texts.len());
+        let (left, right) = (self.x0, self.x0 + self.cols as i32 - 1);
+        for y in (self.y0..=i32::from(self.target.y)).rev() {
+            // Runs east depend on the column east of them, runs west on the one west; an entry
+            // on both and on the row below.
+            let order = [(EAST, (left..=right).rev().collect::<Vec<_>>()), (WEST, (left..=right).collect())];
+            for (run, xs) in order.iter().chain([(ENTERED, (left..=right).collect())].iter()) {
+                for &x in xs {
+                    if !self.fits(x, y) {
+                        continue;
+                    }
+                    for s in 0..states {
+                        for first in 0..firsts {
+                            self.solve(x, y, *run, s, first);
+                        }
+                    }
+                }
+            }
+        }
+        let spawn = self.unit.spawn;
+        let start = self.at(i32::from(spawn.x), i32::from(spawn.y), ENTERED, 0, 0);
+        (self.value[start] != i64::MIN).then(|| self.spell_out(i32::from(spawn.x), i32::from(spawn.y)))
+    }
+
+    /// The best way on from one state, from the states it leads to (already solved).
+    fn solve(&mut self, x: i32, y: i32, run: usize, s: usize, first: usize) {
+        let mut best = (i64::MIN, (0u8, 0u8));
+        let here = Pos::new(x, y, 0);
+        for (m, &cmd) in MOVES.iter().enumerate() {
+            // Coming back along the row would repeat a position.
+            if (cmd == Command::W && run == EAST) || (cmd == Command::E && run == WEST) {
+                continue;
+            }
+            let to = here.step(cmd, 1);
+            let (tx, ty) = (i32::from(to.x), i32::from(to.y));
+            let lock = !self.rules.fits(self.board, self.unit, to);
+            if lock && here != self.target {
+                continue;
+            }
+            if !lock && !self.fits(tx, ty) {
+                continue; // below the target's row: no way back up to it
+            }
+            let next_run = match cmd {
+                Command::E => EAST,
+                Command::W => WEST,
+                _ => ENTERED,
+            };
+            for byte in cmd.chars().bytes() {
+                let (ns, points, nf) = self.letter(s, first, byte);
+                let rest = if lock { 0 } else { self.value[self.at(tx, ty, next_run, ns, nf)] };
+                if rest != i64::MIN && points + rest > best.0 {
+                    best = (points + rest, (if lock { LOCK } else { m as u8 }, byte));
+                }
+            }
+        }
+        let i = self.at(x, y, run, s, first);
+        (self.value[i], self.how[i]) = best;
+    }
+
+    /// The text of the best walk from `(x, y)`, the spawn.
+    fn spell_out(&self, mut x: i32, mut y: i32) -> Vec<u8> {
+        let (mut run, mut s, mut first) = (ENTERED, 0, 0);
+        let mut text = Vec::new();
+        loop {
+            let (m, byte) = self.how[self.at(x, y, run, s, first)];
+            text.push(byte);
+            if m == LOCK {
+                return text;
+            }
+            let cmd = MOVES[usize::from(m)];
+            let to = Pos::new(x, y, 0).step(cmd, 1);
+            let (ns, _, nf) = self.letter(s, first, byte);
+            run = match cmd {
+                Command::E => EAST,
+                Command::W => WEST,
+                _ => ENTERED,
+            };
+            (x, y, s, first) = (i32::from(to.x), i32::from(to.y), ns, nf);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tessera_core::rng::Rng64;
+
+    use super::*;
+    use crate::engine::Reach;
+    use crate::phrase::Phrases;
+    use crate::problem::{Cell, Problem, UnitDef};
+
+    /// The most power any text earns that takes the unit from `at` (its row run so far: `run`)
+    /// to a lock at `target`, by brute force over every walk and every letter of every command,
+    /// each text scored by the phrases themselves.
+    #[allow(clippy::too_many_arguments)]
+    fn brute(
+        rules: &Rules,
+        board: &Board,
+        unit: &Unit,
+        at: Pos,
+        run: usize,
+        target: Pos,
+        text: &mut String,
+        phrases: &Phrases,
+    ) -> Option<u64> {
+        let mut best = None;
+        for cmd in MOVES {
+            if (cmd == Command::W && run == EAST) || (cmd == Command::E && run == WEST) {
+                continue;
+            }
+            let to = at.step(cmd, 1);
+            let lock = !rules.fits(board, unit, to);
+            if (lock && at != target) || (!lock && to.y > target.y) {
+                continue;
+            }
+            let next_run = [WEST, EAST, ENTERED, ENTERED][MOVES.iter().position(|&m| m == cmd).unwrap()];
+            // Letters that occur in no phrase are all alike: one stands for them.
+            let letters = cmd.chars().chars().filter(|&c| c == cmd.letter() || in_some(phrases, c));
+            for c in letters {
+                text.push(c);
+                let got = if lock {
+                    Some(phrases.score(text))
+                } else {
+                    brute(rules, board, unit, to, next_run, target, text, phrases)
+                };
+                text.pop();
+                best = best.max(got);
+            }
+        }
+        best
+    }
+
+    /// Whether `c` occurs in some phrase.
+    fn in_some(phrases: &Phrases, c: char) -> bool {
+        (0..phrases.len()).any(|i| phrases.text(i).contains(&(c as u8)))
+    }
+
+    #[test]
+    fn the_best_text_of_a_unit_that_cannot_turn_is_what_brute_force_finds() {
+        let phrases = Phrases::new(["ei!".to_string(), "ia! ia!".to_string(), "yuggoth".to_string()]).unwrap();
+        let list: Vec<(&[u8], bool)> =
+            (0..phrases.len()).map(|i| (phrases.text(i), phrases.commands(i).iter().any(|c| c.is_turn()))).collect();
+        let mut rng = Rng64::seed(11);
+        let mut compared = 0;
+        for case in 0..12 {
+            let (width, height) = (3, 4);
+            let filled = (0..width * height)
+                .filter(|i| i / width >= 2 && rng.below(3) == 0)
+                .map(|i| Cell::new((i % width) as i32, (i / width) as i32));
+            let unit = UnitDef { members: vec![Cell::new(0, 0)], pivot: Cell::new(0, 0) };
+            let p = Problem {
+                id: 1,
+                units: vec![unit],
+                width,
+                height,
+                filled: filled.collect(),
+                source_length: 1,
+                source_seeds: vec![0],
+            };
+            let rules = Rules::new(&p).unwrap();
+            let board = Board::of(&p);
+            let u = &rules.units[0];
+            if !rules.fits(&board, u, u.spawn) {
+                continue;
+            }
+            for target in Reach::new(&rules, &board, u).resting() {
+                let text = spell(&rules, &board, u, target, &list, &[false; 3]).expect("a reachable target");
+                let text = String::from_utf8(text).unwrap();
+                let expected = brute(&rules, &board, u, u.spawn, ENTERED, target, &mut String::new(), &phrases);
+                assert_eq!(Some(phrases.score(&text)), expected, "case {case}, target {target:?}: {text:?}");
+                // The text is a legal game: it locks the unit at the target.
+                let card = crate::judge::score(&p, 0, &text, &phrases);
+                assert_eq!(card.error, None, "case {case}: {text:?}");
+                assert_eq!(card.locked, 1, "case {case}: {text:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 12, "only {compared} targets compared");
+    }
+}
