@@ -128,6 +128,7 @@ impl Solver<'_> {
         let mut text = Vec::new();
         let longest = (0..phrases.len()).map(|i| phrases.text(i).len()).max().unwrap_or(0);
         let locks = &plan.locks;
+        let bonus = self.unturned_bonus(&source, locks, &speller, budget);
         // Where the next units start when a phrase crosses locks (see [`bridge`]).
         let (mut carry, mut then): (Option<Carry>, Option<Carry>) = (None, None);
         let (mut ends, mut free_from) = (Vec::with_capacity(locks.len()), locks.len());
@@ -157,6 +158,7 @@ impl Solver<'_> {
                     let start = start.unwrap_or_else(|| Carry::spawn(unit));
                     // Bridges never reach into a unit whose text is given.
                     let free = (1..=2).take_while(|i| !fixed.contains_key(&(k + i))).count();
+                    speller.after(&text[text.len().saturating_sub(longest)..], &bonus[k]);
                     let (t, b) = self.spell_unit(&mut speller, &state, &source, (k, free), locks, &used, start, budget);
                     if let Some(b) = b {
                         used[b.phrase] = true;
@@ -177,6 +179,30 @@ impl Solver<'_> {
             state.lock(&self.rules, source[k], at);
         }
         Spelled::judged(self.problem, seed, text, ends, free_from, phrases)
+    }
+
+    /// For each unit of a game locking at `locks`: when it and the next cannot turn, what the
+    /// next one earns by the state of the phrases' automaton where this one's text ends, so that
+    /// each text ends where the next does best (worked out from the last unit back); empty
+    /// otherwise, or once `budget` is spent.
+    fn unturned_bonus(&self, source: &[usize], locks: &[Pos], speller: &Speller, budget: &Budget) -> Vec<Vec<i64>> {
+        let mut bonus = vec![Vec::new(); locks.len()];
+        let units = |k: usize| &self.rules.units[source[k]];
+        if budget.clone().expired() || !(0..locks.len()).any(|k| units(k).period == 1) {
+            return bonus;
+        }
+        let mut boards = Vec::with_capacity(locks.len());
+        let mut state = State::new(self.problem);
+        for (k, &at) in locks.iter().enumerate() {
+            boards.push(state.board.clone());
+            state.lock(&self.rules, source[k], at);
+        }
+        let mut next: Vec<i64> = Vec::new();
+        for k in (0..locks.len()).rev() {
+            bonus[k] = std::mem::take(&mut next);
+            next = speller.start_values(&self.rules, &boards[k], units(k), locks[k], &bonus[k]).unwrap_or_default();
+        }
+        bonus
     }
 
     /// The texts of the units from `state` on (every phrase used, nothing carried over), each

@@ -144,6 +144,10 @@ pub struct Speller {
     /// `routes[period]`: each phrase's moves worked out for units of that period (see
     /// [`Route`]), made when first needed.
     routes: [Vec<Route>; 7],
+    /// The end of the game's text before the unit spelled next, and what the unit after it
+    /// earns by the state its text leaves (see [`Speller::after`]).
+    tail: Vec<u8>,
+    bonus: Vec<i64>,
 }
 
 impl Speller {
@@ -176,7 +180,40 @@ impl Speller {
             band: Band::default(),
             queue: VecDeque::new(),
             routes: Default::default(),
+            tail: Vec::new(),
+            bonus: Vec::new(),
         }
+    }
+
+    /// Says that the game's text before the next unit ends with `tail` (the longest phrase's
+    /// length is enough): a unit that cannot turn may finish a phrase begun there; and that the
+    /// unit after it, if it cannot turn either, earns `bonus[s]` after a text that leaves the
+    /// phrases' automaton in state `s` (see [`Speller::start_values`]; empty: not known).
+    pub(crate) fn after(&mut self, tail: &[u8], bonus: &[i64]) {
+        self.tail.clear();
+        self.tail.extend_from_slice(tail);
+        self.bonus.clear();
+        self.bonus.extend_from_slice(bonus);
+    }
+
+    /// For a unit that cannot turn, locking at `target` on `board` with `bonus` after it: what
+    /// it earns by the state of the phrases' automaton the text before it leaves (see the
+    /// module `unturned`); `None` for other units.
+    pub(crate) fn start_values(
+        &self,
+        rules: &Rules,
+        board: &Board,
+        unit: &Unit,
+        target: Pos,
+        bonus: &[i64],
+    ) -> Option<Vec<i64>> {
+        unturned::start_values(rules, board, unit, target, &self.turns(), bonus)
+    }
+
+    /// Each phrase's text and whether it has a turn.
+    fn turns(&self) -> Vec<(&[u8], bool)> {
+        let base = self.phrases.iter().filter(|p| !p.chain);
+        base.map(|p| (p.text.as_slice(), p.commands.iter().any(|c| c.is_turn()))).collect()
     }
 
     /// The text for `unit` from its spawn to a lock at `target` (reachable on `board`): the
@@ -202,13 +239,8 @@ impl Speller {
         // A unit that cannot turn, from its spawn with nothing carried over: its best text is
         // found exactly (see the module `unturned`; it offers no phrase to the next unit).
         if unit.period == 1 && carry.text.is_empty() && carry.at == unit.spawn {
-            let phrases: Vec<(&[u8], bool)> = self
-                .phrases
-                .iter()
-                .filter(|p| !p.chain)
-                .map(|p| (p.text.as_slice(), p.commands.iter().any(|c| c.is_turn())))
-                .collect();
-            if let Some(text) = unturned::spell(rules, board, unit, target, &phrases, used) {
+            let phrases = self.turns();
+            if let Some(text) = unturned::spell(rules, board, unit, target, (&phrases, &self.tail, &self.bonus), used) {
                 return (text, None);
             }
         }

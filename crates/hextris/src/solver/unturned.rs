@@ -31,6 +31,12 @@ const ENTERED: usize = 0;
 const EAST: usize = 1;
 const WEST: usize = 2;
 
+/// Each phrase's lower-cased text, and whether it has a turn.
+pub(crate) type Listed<'a> = [(&'a [u8], bool)];
+
+/// The phrases a unit that cannot turn can spell: their automaton, texts and indices.
+type Spellable<'t> = (Automaton, Vec<&'t [u8]>, Vec<usize>);
+
 /// An automaton of phrases: the longest phrase prefix that ends the text so far.
 struct Automaton {
     /// `next[s * 256 + byte]`.
@@ -68,29 +74,64 @@ impl Automaton {
 }
 
 /// The best text (most phrase points, with a lock at `target` last) for a unit that cannot turn
-/// from its spawn on `board`; `phrases[i]` is phrase `i`'s lower-cased text and `used[i]` says
-/// whether it occurs earlier in the game. `None` when the unit can turn, too many phrases have
-/// no turn, or no walk reaches the target.
+/// from its spawn on `board`, after the game's text so far ends with `tail` (an occurrence may
+/// start there and end in this unit's text: the previous unit's locking command may be part of
+/// a phrase the next one finishes); `phrases[i]` is phrase `i`'s lower-cased text and whether
+/// it has a turn, `used[i]` says whether it occurs earlier in the game. `bonus`, if not empty,
+/// is what the next unit can earn after this text, by the automaton's state where it ends (see
+/// [`start_values`]). `None` when the unit can turn, too many phrases have no turn, or no walk
+/// reaches the target.
 pub(crate) fn spell(
     rules: &Rules,
     board: &Board,
     unit: &Unit,
     target: Pos,
-    phrases: &[(&[u8], bool)],
+    (phrases, tail, bonus): (&Listed<'_>, &[u8], &[i64]),
     used: &[bool],
 ) -> Option<Vec<u8>> {
+    let (auto, texts, spellable) = automaton(unit, phrases)?;
+    let fresh: Vec<bool> = spellable.iter().map(|&i| !used[i]).collect();
+    let start = tail.iter().fold(0, |s, &b| usize::from(auto.next[s * 256 + usize::from(b.to_ascii_lowercase())]));
+    let mut search = Search::new(rules, board, unit, target, (&auto, &texts, bonus), &fresh);
+    search.solve_all();
+    search.spell_out(start)
+}
+
+/// What the best text of [`spell`] earns, for each state of the automaton that the text
+/// before it may leave (phrases used first not counted): the `bonus` of the unit before, so
+/// that a game's units can be spelled from the last to the first and each text end where the
+/// next one does best. `None` as for [`spell`].
+pub(crate) fn start_values(
+    rules: &Rules,
+    board: &Board,
+    unit: &Unit,
+    target: Pos,
+    phrases: &Listed<'_>,
+    bonus: &[i64],
+) -> Option<Vec<i64>> {
+    let (auto, texts, _) = automaton(unit, phrases)?;
+    let fresh = vec![false; texts.len()];
+    let mut search = Search::new(rules, board, unit, target, (&auto, &texts, bonus), &fresh);
+    search.solve_all();
+    let spawn = unit.spawn;
+    let values = (0..auto.ends.len())
+        .map(|s| search.value[search.at(i32::from(spawn.x), i32::from(spawn.y), ENTERED, s, 0)].max(0))
+        .collect();
+    Some(values)
+}
+
+/// The automaton of the phrases a unit that cannot turn can spell (those without a turn), their
+/// texts and their indices; `None` if the unit can turn or there are too many such phrases.
+fn automaton<'t>(unit: &Unit, phrases: &Listed<'t>) -> Option<Spellable<'t>> {
     if unit.period != 1 {
         return None;
     }
-    // The phrases such a unit can spell: those without a turn.
     let spellable: Vec<usize> = (0..phrases.len()).filter(|&i| !phrases[i].1).collect();
     if spellable.len() > MAX_PHRASES {
         return None;
     }
     let texts: Vec<&[u8]> = spellable.iter().map(|&i| phrases[i].0).collect();
-    let auto = Automaton::new(&texts);
-    let fresh: Vec<bool> = spellable.iter().map(|&i| !used[i]).collect();
-    Search::new(rules, board, unit, target, &auto, &texts, &fresh).run()
+    Some((Automaton::new(&texts), texts, spellable))
 }
 
 /// The longest-path search of [`spell`].
@@ -101,6 +142,9 @@ struct Search<'a> {
     target: Pos,
     auto: &'a Automaton,
     texts: &'a [&'a [u8]],
+    /// What the next unit earns after a text that leaves the automaton in each state (empty:
+    /// nothing known).
+    bonus: &'a [i64],
     fresh: &'a [bool],
     /// Columns `x0..x0 + cols`, rows `y0..=target.y`.
     x0: i32,
@@ -121,8 +165,7 @@ impl<'a> Search<'a> {
         board: &'a Board,
         unit: &'a Unit,
         target: Pos,
-        auto: &'a Automaton,
-        texts: &'a [&'a [u8]],
+        (auto, texts, bonus): (&'a Automaton, &'a [&'a [u8]], &'a [i64]),
         fresh: &'a [bool],
     ) -> Search<'a> {
         // A pivot may stand a few columns off the board when its cells are on it.
@@ -137,6 +180,7 @@ impl<'a> Search<'a> {
             target,
             auto,
             texts,
+            bonus,
             fresh,
             x0,
             cols,
@@ -173,8 +217,8 @@ impl<'a> Search<'a> {
         (to, points, now)
     }
 
-    /// Solves every state, then spells the best walk from the spawn.
-    fn run(mut self) -> Option<Vec<u8>> {
+    /// Solves every state.
+    fn solve_all(&mut self) {
         let (states, firsts) = (self.auto.ends.len(), 1usize << self.texts.len());
         let (left, right) = (self.x0, self.x0 + self.cols as i32 - 1);
         for y in (self.y0..=i32::from(self.target.y)).rev() {
@@ -194,9 +238,6 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let spawn = self.unit.spawn;
-        let start = self.at(i32::from(spawn.x), i32::from(spawn.y), ENTERED, 0, 0);
-        (self.value[start] != i64::MIN).then(|| self.spell_out(i32::from(spawn.x), i32::from(spawn.y)))
     }
 
     /// The best way on from one state, from the states it leads to (already solved).
@@ -224,7 +265,11 @@ impl<'a> Search<'a> {
             };
             for byte in cmd.chars().bytes() {
                 let (ns, points, nf) = self.letter(s, first, byte);
-                let rest = if lock { 0 } else { self.value[self.at(tx, ty, next_run, ns, nf)] };
+                let rest = if lock {
+                    self.bonus.get(ns).copied().unwrap_or(0)
+                } else {
+                    self.value[self.at(tx, ty, next_run, ns, nf)]
+                };
                 if rest != i64::MIN && points + rest > best.0 {
                     best = (points + rest, (if lock { LOCK } else { m as u8 }, byte));
                 }
@@ -234,15 +279,20 @@ impl<'a> Search<'a> {
         (self.value[i], self.how[i]) = best;
     }
 
-    /// The text of the best walk from `(x, y)`, the spawn.
-    fn spell_out(&self, mut x: i32, mut y: i32) -> Vec<u8> {
-        let (mut run, mut s, mut first) = (ENTERED, 0, 0);
+    /// The text of the best walk from the spawn, the automaton in state `s` (`None` if the
+    /// target cannot be reached).
+    fn spell_out(&self, mut s: usize) -> Option<Vec<u8>> {
+        let (mut x, mut y) = (i32::from(self.unit.spawn.x), i32::from(self.unit.spawn.y));
+        if self.value[self.at(x, y, ENTERED, s, 0)] == i64::MIN {
+            return None;
+        }
+        let (mut run, mut first) = (ENTERED, 0);
         let mut text = Vec::new();
         loop {
             let (m, byte) = self.how[self.at(x, y, run, s, first)];
             text.push(byte);
             if m == LOCK {
-                return text;
+                return Some(text);
             }
             let cmd = MOVES[usize::from(m)];
             let to = Pos::new(x, y, 0).step(cmd, 1);
@@ -266,19 +316,15 @@ mod tests {
     use crate::phrase::Phrases;
     use crate::problem::{Cell, Problem, UnitDef};
 
-    /// The most power any text earns that takes the unit from `at` (its row run so far: `run`)
-    /// to a lock at `target`, by brute force over every walk and every letter of every command,
-    /// each text scored by the phrases themselves.
-    #[allow(clippy::too_many_arguments)]
+    /// The most any text earns that takes the unit from `at` (its row run so far: `run`) to a
+    /// lock at `target`, by brute force over every walk and every letter of every command, each
+    /// whole `text` (what was there already, then the walk's) valued by `value`.
     fn brute(
-        rules: &Rules,
-        board: &Board,
-        unit: &Unit,
-        at: Pos,
-        run: usize,
-        target: Pos,
+        (rules, board, unit): (&Rules, &Board, &Unit),
+        (at, run, target): (Pos, usize, Pos),
         text: &mut String,
         phrases: &Phrases,
+        value: &dyn Fn(&str) -> u64,
     ) -> Option<u64> {
         let mut best = None;
         for cmd in MOVES {
@@ -296,9 +342,9 @@ mod tests {
             for c in letters {
                 text.push(c);
                 let got = if lock {
-                    Some(phrases.score(text))
+                    Some(value(text))
                 } else {
-                    brute(rules, board, unit, to, next_run, target, text, phrases)
+                    brute((rules, board, unit), (to, next_run, target), text, phrases, value)
                 };
                 text.pop();
                 best = best.max(got);
@@ -312,14 +358,11 @@ mod tests {
         (0..phrases.len()).any(|i| phrases.text(i).contains(&(c as u8)))
     }
 
-    #[test]
-    fn the_best_text_of_a_unit_that_cannot_turn_is_what_brute_force_finds() {
-        let phrases = Phrases::new(["ei!".to_string(), "ia! ia!".to_string(), "yuggoth".to_string()]).unwrap();
-        let list: Vec<(&[u8], bool)> =
-            (0..phrases.len()).map(|i| (phrases.text(i), phrases.commands(i).iter().any(|c| c.is_turn()))).collect();
-        let mut rng = Rng64::seed(11);
-        let mut compared = 0;
-        for case in 0..12 {
+    /// Small boards with one single-cell unit, each with the board, rules and problem.
+    fn boards(seed: u64, n: usize) -> Vec<(Problem, Rules, Board)> {
+        let mut rng = Rng64::seed(seed);
+        let mut out = Vec::new();
+        for _ in 0..n {
             let (width, height) = (3, 4);
             let filled = (0..width * height)
                 .filter(|i| i / width >= 2 && rng.below(3) == 0)
@@ -336,22 +379,78 @@ mod tests {
             };
             let rules = Rules::new(&p).unwrap();
             let board = Board::of(&p);
-            let u = &rules.units[0];
-            if !rules.fits(&board, u, u.spawn) {
-                continue;
+            if rules.fits(&board, &rules.units[0], rules.units[0].spawn) {
+                out.push((p, rules, board));
             }
-            for target in Reach::new(&rules, &board, u).resting() {
-                let text = spell(&rules, &board, u, target, &list, &[false; 3]).expect("a reachable target");
+        }
+        out
+    }
+
+    fn phrases() -> Phrases {
+        Phrases::new(["ei!".to_string(), "ia! ia!".to_string(), "yuggoth".to_string()]).unwrap()
+    }
+
+    fn listed(phrases: &Phrases) -> Vec<(&[u8], bool)> {
+        (0..phrases.len()).map(|i| (phrases.text(i), phrases.commands(i).iter().any(|c| c.is_turn()))).collect()
+    }
+
+    #[test]
+    fn the_best_text_of_a_unit_that_cannot_turn_is_what_brute_force_finds() {
+        let phrases = phrases();
+        let list = listed(&phrases);
+        let mut compared = 0;
+        for (case, (p, rules, board)) in boards(11, 12).iter().enumerate() {
+            let u = &rules.units[0];
+            for target in Reach::new(rules, board, u).resting() {
+                // The game so far may end with the head of a phrase.
+                let tail = ["", "ia! i", "e"][case % 3];
+                let text = spell(rules, board, u, target, (&list, tail.as_bytes(), &[]), &[false; 3])
+                    .expect("a reachable target");
                 let text = String::from_utf8(text).unwrap();
-                let expected = brute(&rules, &board, u, u.spawn, ENTERED, target, &mut String::new(), &phrases);
-                assert_eq!(Some(phrases.score(&text)), expected, "case {case}, target {target:?}: {text:?}");
+                let mut with_tail = tail.to_string();
+                let score = |t: &str| phrases.score(t);
+                let expected = brute((rules, board, u), (u.spawn, ENTERED, target), &mut with_tail, &phrases, &score);
+                let got = phrases.score(&format!("{tail}{text}"));
+                assert_eq!(Some(got), expected, "case {case}, target {target:?}: {text:?}");
                 // The text is a legal game: it locks the unit at the target.
-                let card = crate::judge::score(&p, 0, &text, &phrases);
+                let card = crate::judge::score(p, 0, &text, &phrases);
                 assert_eq!(card.error, None, "case {case}: {text:?}");
                 assert_eq!(card.locked, 1, "case {case}: {text:?}");
                 compared += 1;
             }
         }
         assert!(compared > 12, "only {compared} targets compared");
+    }
+
+    #[test]
+    fn start_values_and_bonuses_are_what_brute_force_finds() {
+        // Points without first-use bonuses: 2 len an occurrence.
+        let phrases = phrases();
+        let list = listed(&phrases);
+        let plain = |t: &str| -> u64 {
+            let counts = phrases.counts(t);
+            (0..phrases.len()).map(|i| 2 * phrases.text(i).len() as u64 * counts[i] as u64).sum()
+        };
+        // A bonus by where the text ends: 40 after "...ia! i" (the next unit could finish it).
+        let auto = Automaton::new(&[b"ei!".as_slice(), b"ia! ia!".as_slice()]);
+        let state = |t: &str| t.bytes().fold(0, |s, b| usize::from(auto.next[s * 256 + usize::from(b)]));
+        let bonus: Vec<i64> = (0..auto.ends.len()).map(|s| if s == state("ia! i") { 40 } else { 0 }).collect();
+        let mut compared = 0;
+        for (case, (_, rules, board)) in boards(5, 8).iter().enumerate() {
+            let u = &rules.units[0];
+            for target in Reach::new(rules, board, u).resting() {
+                let values = start_values(rules, board, u, target, &list, &bonus).unwrap();
+                for tail in ["", "ia! i", "e", "ia"] {
+                    let before = plain(tail);
+                    let value = |t: &str| plain(t) - before + if state(t) == state("ia! i") { 40 } else { 0 };
+                    let mut text = tail.to_string();
+                    let expected = brute((rules, board, u), (u.spawn, ENTERED, target), &mut text, &phrases, &value);
+                    let got = u64::try_from(values[state(tail)]).unwrap();
+                    assert_eq!(Some(got), expected, "case {case}, target {target:?}, tail {tail:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 12, "only {compared} compared");
     }
 }
