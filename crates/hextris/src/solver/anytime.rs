@@ -121,6 +121,12 @@ pub fn solve(
     let mut report = |phase, width, improved| on_round(&search.round(phase, width, improved));
     let whole = budget;
     let mut width = 1;
+    if whole.time_left().is_some() && settings.portfolio.len() > 1 {
+        // A whole game under the first set of weights before the others are tried: on a big
+        // problem a round of every set may outlast a short budget, and cut short it would leave
+        // no game at all.
+        search.widen_sets(width, 1, whole);
+    }
     report(Phase::Widen, width, search.widen(width, whole));
     // Of the time after the first round, a share is kept for grafting if some phrase is missing
     // and that share holds a few runs per seed (a run costs about two spellings: the rest of the
@@ -302,9 +308,13 @@ impl Search<'_, '_> {
     /// A round at `width` (see [`Search::variants`]; width 1 ranks the sets per seed);
     /// returns the seeds improved. Every seed gets a game, spelled plainly if time is up.
     fn widen(&self, width: usize, budget: &Budget) -> usize {
+        self.widen_sets(width, self.variants(width), budget)
+    }
+
+    /// [`Search::widen`] with `variants` sets of weights per seed (the first ones at width 1).
+    fn widen_sets(&self, width: usize, variants: usize, budget: &Budget) -> usize {
         let (solver, threads) = (self.solver, self.threads);
         let seeds = &solver.problem.source_seeds;
-        let variants = self.variants(width);
         // When spelling is cheap, the beam's runners-up are spelled too.
         let all = *lock(&self.spell_cost) * (seeds.len() * variants * RUNNERS_UP) as f64 / threads as f64;
         let top = if budget.time_left().is_some_and(|t| all * 4.0 < t.as_secs_f64()) { RUNNERS_UP } else { 1 };
