@@ -285,10 +285,7 @@ impl Tiler {
             ControlFlow::Continue(())
         };
         let init = || (0u64, 0u64, None, Fixed::default());
-        let (accs, outcome) = match share {
-            None => self.drive(threads, budget, None, init, on_found),
-            Some(share) => self.drive_over(share, threads, budget, None, init, on_found),
-        };
+        let (accs, outcome) = self.drive(share, threads, budget, None, init, on_found);
         let (raw, numerator) = accs.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         let sample = accs.into_iter().filter_map(|a| a.2).min();
         Tally { raw, numerator, sample, outcome }
@@ -317,6 +314,7 @@ impl Tiler {
         // worker's deep stack.
         let visit = Mutex::new(visit);
         let (_, outcome) = self.drive(
+            None,
             1,
             budget,
             None,
@@ -345,7 +343,7 @@ impl Tiler {
         I: Fn() -> A + Sync,
         F: Fn(&mut A, &Solution) -> ControlFlow<()> + Sync,
     {
-        self.drive(threads, budget, None, init, |acc, ids, _| {
+        self.drive(None, threads, budget, None, init, |acc, ids, _| {
             let found = self.found(ids);
             for &g in found.reps {
                 fold(acc, &self.image(&found.sol, g))?;
@@ -396,7 +394,7 @@ impl Tiler {
             }
             ControlFlow::Continue(())
         };
-        let (accs, outcome) = self.drive(threads, budget, Some(&labels), with_buffers, on_found);
+        let (accs, outcome) = self.drive(None, threads, budget, Some(&labels), with_buffers, on_found);
         (accs.into_iter().map(|a| a.0).collect(), outcome)
     }
 
@@ -443,11 +441,14 @@ impl Tiler {
         picture(self.plan.lattice, self.plan.cells.iter().copied().zip(labels))
     }
 
-    /// Runs the engine over prefixes split among workers; `on_found` sees each found tiling (and
-    /// its labels by board cell if `labels`, the label of each type, is given and the engine
-    /// draws them; otherwise an empty list).
+    /// Runs the engine over the prefixes of `share` (each worker's finished prefixes counted on
+    /// its progress, if any, as it takes the next one: outside the search), or when `None` over
+    /// the whole search split for `threads` workers; `on_found` sees each found tiling (and its
+    /// labels by board cell if `labels`, the label of each type, is given and the engine draws
+    /// them; otherwise an empty list).
     fn drive<A, I, F>(
         &self,
+        share: Option<Share<'_>>,
         threads: usize,
         budget: &Budget,
         labels: Option<&[char]>,
@@ -462,27 +463,14 @@ impl Tiler {
         if !self.plan.areas_match() {
             return (vec![init()], Outcome::Complete);
         }
-        let prefixes = if threads > 1 { self.engine.prefixes(threads * 48) } else { vec![Vec::new()] };
-        self.drive_over(Share { prefixes: &prefixes, progress: None }, threads, budget, labels, init, on_found)
-    }
-
-    /// [`Tiler::drive`] over the given prefixes (each worker's finished prefixes counted on the
-    /// share's progress, if any, as it takes the next one: outside the search).
-    pub(super) fn drive_over<A, I, F>(
-        &self,
-        share: Share<'_>,
-        threads: usize,
-        budget: &Budget,
-        labels: Option<&[char]>,
-        init: I,
-        on_found: F,
-    ) -> (Vec<A>, Outcome)
-    where
-        A: Send,
-        I: Fn() -> A + Sync,
-        F: Fn(&mut A, &[u32], &[char]) -> ControlFlow<()> + Sync,
-    {
-        let Share { prefixes, progress } = share;
+        let whole;
+        let Share { prefixes, progress } = match share {
+            Some(share) => share,
+            None => {
+                whole = if threads > 1 { self.engine.prefixes(threads * 48) } else { vec![Vec::new()] };
+                Share { prefixes: &whole, progress: None }
+            }
+        };
         if let Some(p) = progress {
             p.start(prefixes.len());
         }
