@@ -25,7 +25,7 @@
 use std::collections::VecDeque;
 
 use super::bridge::{Bridge, Carry, free_path};
-use super::unturned;
+use super::unturned::Turnless;
 use super::walk::{Route, TURNS, Walk, walk};
 use crate::command::Command;
 use crate::engine::bfs::{bfs, shortest_walk};
@@ -148,6 +148,9 @@ pub struct Speller {
     /// earns by the state its text leaves (see [`Speller::after`]).
     tail: Vec<u8>,
     bonus: Vec<i64>,
+    /// The exact search's view of the phrases, for units that cannot turn (`None`: too many
+    /// phrases without a turn).
+    turnless: Option<Turnless>,
 }
 
 impl Speller {
@@ -161,6 +164,9 @@ impl Speller {
                 Phrase { text: phrases.text(i).to_vec(), commands, downs, repeat: true, base: i, points, chain: false }
             })
             .collect();
+        let listed: Vec<(&[u8], bool)> =
+            phrases.iter().map(|p| (p.text.as_slice(), p.commands.iter().any(|c| c.is_turn()))).collect();
+        let turnless = Turnless::new(&listed);
         phrases.extend(chains(&phrases));
         let rate = |p: &Phrase| p.points as f64 / p.downs.max(1) as f64;
         let best = phrases.iter().map(rate).fold(0.0, f64::max);
@@ -182,6 +188,7 @@ impl Speller {
             routes: Default::default(),
             tail: Vec::new(),
             bonus: Vec::new(),
+            turnless,
         }
     }
 
@@ -207,13 +214,7 @@ impl Speller {
         target: Pos,
         bonus: &[i64],
     ) -> Option<Vec<i64>> {
-        unturned::start_values(rules, board, unit, target, &self.turns(), bonus)
-    }
-
-    /// Each phrase's text and whether it has a turn.
-    fn turns(&self) -> Vec<(&[u8], bool)> {
-        let base = self.phrases.iter().filter(|p| !p.chain);
-        base.map(|p| (p.text.as_slice(), p.commands.iter().any(|c| c.is_turn()))).collect()
+        self.turnless.as_ref()?.start_values((rules, board, unit, target), bonus)
     }
 
     /// The text for `unit` from its spawn to a lock at `target` (reachable on `board`): the
@@ -238,11 +239,13 @@ impl Speller {
     ) -> (Vec<u8>, Option<usize>) {
         // A unit that cannot turn, from its spawn with nothing carried over: its best text is
         // found exactly (see the module `unturned`; it offers no phrase to the next unit).
-        if unit.period == 1 && carry.text.is_empty() && carry.at == unit.spawn {
-            let phrases = self.turns();
-            if let Some(text) = unturned::spell(rules, board, unit, target, (&phrases, &self.tail, &self.bonus), used) {
-                return (text, None);
-            }
+        if unit.period == 1
+            && carry.text.is_empty()
+            && carry.at == unit.spawn
+            && let Some(t) = &self.turnless
+            && let Some(text) = t.spell((rules, board, unit, target), (&self.tail, &self.bonus), used)
+        {
+            return (text, None);
         }
         let reach = Reach::new(rules, board, unit);
         // The last pivot row where no turn of the unit reaches a filled row.

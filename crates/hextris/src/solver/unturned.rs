@@ -34,10 +34,8 @@ const WEST: usize = 2;
 /// Each phrase's lower-cased text, and whether it has a turn.
 pub(crate) type Listed<'a> = [(&'a [u8], bool)];
 
-/// The phrases a unit that cannot turn can spell: their automaton, texts and indices.
-type Spellable<'t> = (Automaton, Vec<&'t [u8]>, Vec<usize>);
-
 /// An automaton of phrases: the longest phrase prefix that ends the text so far.
+#[derive(Clone, Debug)]
 struct Automaton {
     /// `next[s * 256 + byte]`.
     next: Vec<u16>,
@@ -73,75 +71,83 @@ impl Automaton {
     }
 }
 
-/// The best text (most phrase points, with a lock at `target` last) for a unit that cannot turn
-/// from its spawn on `board`, after the game's text so far ends with `tail` (an occurrence may
-/// start there and end in this unit's text: the previous unit's locking command may be part of
-/// a phrase the next one finishes); `phrases[i]` is phrase `i`'s lower-cased text and whether
-/// it has a turn, `used[i]` says whether it occurs earlier in the game. `bonus`, if not empty,
-/// is what the next unit can earn after this text, by the automaton's state where it ends (see
-/// [`start_values`]). `None` when the unit can turn, too many phrases have no turn, or no walk
-/// reaches the target.
-pub(crate) fn spell(
-    rules: &Rules,
-    board: &Board,
-    unit: &Unit,
-    target: Pos,
-    (phrases, tail, bonus): (&Listed<'_>, &[u8], &[i64]),
-    used: &[bool],
-) -> Option<Vec<u8>> {
-    let (auto, texts, spellable) = automaton(unit, phrases)?;
-    let fresh: Vec<bool> = spellable.iter().map(|&i| !used[i]).collect();
-    let start = tail.iter().fold(0, |s, &b| usize::from(auto.next[s * 256 + usize::from(b.to_ascii_lowercase())]));
-    let mut search = Search::new(rules, board, unit, target, (&auto, &texts, bonus), &fresh);
-    search.solve_all();
-    search.spell_out(start)
+/// What the exact search needs of the phrases, made once: the automaton of those a unit that
+/// cannot turn can spell (the phrases without a turn), their texts, and their indices among all.
+#[derive(Clone, Debug)]
+pub(crate) struct Turnless {
+    auto: Automaton,
+    texts: Vec<Vec<u8>>,
+    spellable: Vec<usize>,
 }
 
-/// What the best text of [`spell`] earns, for each state of the automaton that the text
-/// before it may leave (phrases used first not counted): the `bonus` of the unit before, so
-/// that a game's units can be spelled from the last to the first and each text end where the
-/// next one does best. `None` as for [`spell`].
-pub(crate) fn start_values(
-    rules: &Rules,
-    board: &Board,
-    unit: &Unit,
-    target: Pos,
-    phrases: &Listed<'_>,
-    bonus: &[i64],
-) -> Option<Vec<i64>> {
-    let (auto, texts, _) = automaton(unit, phrases)?;
-    let fresh = vec![false; texts.len()];
-    let mut search = Search::new(rules, board, unit, target, (&auto, &texts, bonus), &fresh);
-    search.solve_all();
-    let spawn = unit.spawn;
-    let values = (0..auto.ends.len())
-        .map(|s| search.value[search.at(i32::from(spawn.x), i32::from(spawn.y), ENTERED, s, 0)].max(0))
-        .collect();
-    Some(values)
-}
-
-/// The automaton of the phrases a unit that cannot turn can spell (those without a turn), their
-/// texts and their indices; `None` if the unit can turn or there are too many such phrases.
-fn automaton<'t>(unit: &Unit, phrases: &Listed<'t>) -> Option<Spellable<'t>> {
-    if unit.period != 1 {
-        return None;
+impl Turnless {
+    /// For `phrases` (each one's lower-cased text and whether it has a turn); `None` if too
+    /// many have no turn.
+    pub(crate) fn new(phrases: &Listed<'_>) -> Option<Turnless> {
+        let spellable: Vec<usize> = (0..phrases.len()).filter(|&i| !phrases[i].1).collect();
+        if spellable.len() > MAX_PHRASES {
+            return None;
+        }
+        let texts: Vec<&[u8]> = spellable.iter().map(|&i| phrases[i].0).collect();
+        let auto = Automaton::new(&texts);
+        Some(Turnless { auto, texts: texts.into_iter().map(<[u8]>::to_vec).collect(), spellable })
     }
-    let spellable: Vec<usize> = (0..phrases.len()).filter(|&i| !phrases[i].1).collect();
-    if spellable.len() > MAX_PHRASES {
-        return None;
+
+    /// The best text (most phrase points, with a lock at `target` last) for `unit` from its
+    /// spawn on `board`, after the game's text so far ends with `tail` (an occurrence may start
+    /// there and end in this unit's text: the previous unit's locking command may be part of a
+    /// phrase the next one finishes); `used[i]` says whether phrase `i` occurs earlier in the
+    /// game. `bonus`, if not empty, is what the next unit can earn after this text, by the
+    /// automaton's state where it ends (see [`Turnless::start_values`]). `None` when the unit
+    /// can turn or no walk reaches the target.
+    pub(crate) fn spell(
+        &self,
+        (rules, board, unit, target): (&Rules, &Board, &Unit, Pos),
+        (tail, bonus): (&[u8], &[i64]),
+        used: &[bool],
+    ) -> Option<Vec<u8>> {
+        if unit.period != 1 {
+            return None;
+        }
+        let fresh: Vec<bool> = self.spellable.iter().map(|&i| !used[i]).collect();
+        let auto = &self.auto;
+        let start = tail.iter().fold(0, |s, &b| usize::from(auto.next[s * 256 + usize::from(b.to_ascii_lowercase())]));
+        let mut search = Search::new(rules, board, unit, target, (auto, &self.texts, bonus), &fresh);
+        search.solve_all();
+        search.spell_out(start)
     }
-    let texts: Vec<&[u8]> = spellable.iter().map(|&i| phrases[i].0).collect();
-    Some((Automaton::new(&texts), texts, spellable))
+
+    /// What the best text of [`Turnless::spell`] earns, for each state of the automaton that
+    /// the text before it may leave (phrases used first not counted): the `bonus` of the unit
+    /// before, so that a game's units can be spelled from the last to the first and each text
+    /// end where the next one does best. `None` as for [`Turnless::spell`].
+    pub(crate) fn start_values(
+        &self,
+        (rules, board, unit, target): (&Rules, &Board, &Unit, Pos),
+        bonus: &[i64],
+    ) -> Option<Vec<i64>> {
+        if unit.period != 1 {
+            return None;
+        }
+        let fresh = vec![false; self.texts.len()];
+        let mut search = Search::new(rules, board, unit, target, (&self.auto, &self.texts, bonus), &fresh);
+        search.solve_all();
+        let spawn = unit.spawn;
+        let values = (0..self.auto.ends.len())
+            .map(|s| search.value[search.at(i32::from(spawn.x), i32::from(spawn.y), ENTERED, s, 0)].max(0))
+            .collect();
+        Some(values)
+    }
 }
 
-/// The longest-path search of [`spell`].
+/// The longest-path search of [`Turnless::spell`].
 struct Search<'a> {
     rules: &'a Rules,
     board: &'a Board,
     unit: &'a Unit,
     target: Pos,
     auto: &'a Automaton,
-    texts: &'a [&'a [u8]],
+    texts: &'a [Vec<u8>],
     /// What the next unit earns after a text that leaves the automaton in each state (empty:
     /// nothing known).
     bonus: &'a [i64],
@@ -165,7 +171,7 @@ impl<'a> Search<'a> {
         board: &'a Board,
         unit: &'a Unit,
         target: Pos,
-        (auto, texts, bonus): (&'a Automaton, &'a [&'a [u8]], &'a [i64]),
+        (auto, texts, bonus): (&'a Automaton, &'a [Vec<u8>], &'a [i64]),
         fresh: &'a [bool],
     ) -> Search<'a> {
         // A pivot may stand a few columns off the board when its cells are on it.
@@ -404,7 +410,9 @@ mod tests {
             for target in Reach::new(rules, board, u).resting() {
                 // The game so far may end with the head of a phrase.
                 let tail = ["", "ia! i", "e"][case % 3];
-                let text = spell(rules, board, u, target, (&list, tail.as_bytes(), &[]), &[false; 3])
+                let text = Turnless::new(&list)
+                    .unwrap()
+                    .spell((rules, board, u, target), (tail.as_bytes(), &[]), &[false; 3])
                     .expect("a reachable target");
                 let text = String::from_utf8(text).unwrap();
                 let mut with_tail = tail.to_string();
@@ -435,11 +443,12 @@ mod tests {
         let auto = Automaton::new(&[b"ei!".as_slice(), b"ia! ia!".as_slice()]);
         let state = |t: &str| t.bytes().fold(0, |s, b| usize::from(auto.next[s * 256 + usize::from(b)]));
         let bonus: Vec<i64> = (0..auto.ends.len()).map(|s| if s == state("ia! i") { 40 } else { 0 }).collect();
+        let turnless = Turnless::new(&list).unwrap();
         let mut compared = 0;
         for (case, (_, rules, board)) in boards(5, 8).iter().enumerate() {
             let u = &rules.units[0];
             for target in Reach::new(rules, board, u).resting() {
-                let values = start_values(rules, board, u, target, &list, &bonus).unwrap();
+                let values = turnless.start_values((rules, board, u, target), &bonus).unwrap();
                 for tail in ["", "ia! i", "e", "ia"] {
                     let before = plain(tail);
                     let value = |t: &str| plain(t) - before + if state(t) == state("ia! i") { 40 } else { 0 };
