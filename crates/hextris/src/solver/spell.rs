@@ -17,6 +17,7 @@ use super::bridge::{self, Bridge, Carry, Next};
 use super::game::{Game, Grown, cut_short};
 use super::setup::Solver;
 use super::speller::Speller;
+use super::unturned::Turnless;
 use crate::engine::{Pos, State};
 use crate::judge::{Scorecard, score};
 use crate::phrase::Phrases;
@@ -188,7 +189,7 @@ impl Solver<'_> {
     fn unturned_bonus(&self, source: &[usize], locks: &[Pos], speller: &Speller, budget: &Budget) -> Vec<Vec<i64>> {
         let mut bonus = vec![Vec::new(); locks.len()];
         let units = |k: usize| &self.rules.units[source[k]];
-        if budget.clone().expired() || !(0..locks.len()).any(|k| units(k).period == 1) {
+        if budget.clone().expired() || !(0..locks.len()).any(|k| Turnless::takes(&self.rules, units(k))) {
             return bonus;
         }
         let mut boards = Vec::with_capacity(locks.len());
@@ -199,6 +200,9 @@ impl Solver<'_> {
         }
         let mut next: Vec<i64> = Vec::new();
         for k in (0..locks.len()).rev() {
+            if budget.clone().expired() {
+                break; // the units before get no bonus
+            }
             bonus[k] = std::mem::take(&mut next);
             next = speller.start_values(&self.rules, &boards[k], units(k), locks[k], &bonus[k]).unwrap_or_default();
         }

@@ -22,6 +22,11 @@ use crate::engine::{Board, Pos, Rules, Unit};
 /// Most phrases without a turn this exact search follows (states grow as `2^n`).
 const MAX_PHRASES: usize = 4;
 
+/// Boards of at most this many cells get the exact search (its work grows with the cells: on
+/// a 50x50 board a unit would take milliseconds, and the speller's general search does well
+/// enough there).
+const MAX_CELLS: usize = 1024;
+
 /// The moves of a unit that cannot turn.
 const MOVES: [Command; 4] = [Command::W, Command::E, Command::SW, Command::SE];
 
@@ -93,20 +98,26 @@ impl Turnless {
         Some(Turnless { auto, texts: texts.into_iter().map(<[u8]>::to_vec).collect(), spellable })
     }
 
+    /// Whether the exact search takes `unit` (one that cannot turn, on a board of at most
+    /// [`MAX_CELLS`] cells).
+    pub(crate) fn takes(rules: &Rules, unit: &Unit) -> bool {
+        unit.period == 1 && rules.width * rules.height <= MAX_CELLS
+    }
+
     /// The best text (most phrase points, with a lock at `target` last) for `unit` from its
     /// spawn on `board`, after the game's text so far ends with `tail` (an occurrence may start
     /// there and end in this unit's text: the previous unit's locking command may be part of a
     /// phrase the next one finishes); `used[i]` says whether phrase `i` occurs earlier in the
     /// game. `bonus`, if not empty, is what the next unit can earn after this text, by the
     /// automaton's state where it ends (see [`Turnless::start_values`]). `None` when the unit
-    /// can turn or no walk reaches the target.
+    /// can turn, the board is too big, or no walk reaches the target.
     pub(crate) fn spell(
         &self,
         (rules, board, unit, target): (&Rules, &Board, &Unit, Pos),
         (tail, bonus): (&[u8], &[i64]),
         used: &[bool],
     ) -> Option<Vec<u8>> {
-        if unit.period != 1 {
+        if !Turnless::takes(rules, unit) {
             return None;
         }
         let fresh: Vec<bool> = self.spellable.iter().map(|&i| !used[i]).collect();
@@ -126,7 +137,7 @@ impl Turnless {
         (rules, board, unit, target): (&Rules, &Board, &Unit, Pos),
         bonus: &[i64],
     ) -> Option<Vec<i64>> {
-        if unit.period != 1 {
+        if !Turnless::takes(rules, unit) {
             return None;
         }
         let fresh = vec![false; self.texts.len()];
