@@ -10,9 +10,9 @@ use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::{Budget, Outcome, StopReason};
 use tessera_core::svg::board_svg;
-use tessera_pairs::eval::{EvalSummary, SeedResult, run_job, summarise};
+use tessera_pairs::eval::{Class, EvalSummary, SeedResult, run_job, summarise};
 use tessera_pairs::format::{Game, ScoreReport, SolveReport};
-use tessera_pairs::generator::generate;
+use tessera_pairs::generator::{dims, generate};
 use tessera_pairs::judge::{replay, score};
 use tessera_pairs::moves::{format_moves, parse_moves};
 use tessera_pairs::solver::{Params, solve_portfolio};
@@ -36,6 +36,8 @@ pub enum PairsCommand {
     Solve(SolveArgs),
     /// Solve the boards of a range of seeds: clears, scores, per-colour breakdown, times.
     Eval(EvalArgs),
+    /// List the seeds of a range whose boards are in a class (`SEED H W C` lines).
+    List(ListArgs),
     /// Draw a board, and what a moves file leaves of it, as text or SVG.
     Show(ShowArgs),
 }
@@ -119,8 +121,10 @@ pub struct EvalArgs {
     #[arg(long, value_name = "A..B", default_value = "1..100", value_parser = parse_range)]
     seeds: (i64, i64),
     /// Seeds to solve, the run's jobs: the same as `--seeds 1..N`.
-    #[arg(long, value_name = "N", value_parser = at_least_one, conflicts_with = "seeds")]
+    #[arg(long, value_name = "N", value_parser = at_least_one, conflicts_with_all = ["seeds", "count"])]
     runs: Option<u64>,
+    #[command(flatten)]
+    class: ClassArgs,
     /// Time budget per seed in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS, value_parser = at_least_one)]
     budget_ms: u64,
@@ -131,6 +135,70 @@ pub struct EvalArgs {
     #[command(flatten)]
     shard: ShardArgs,
     /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A class of boards among a seed range's (for `eval` and `list`).
+#[derive(Debug, Clone, Args)]
+pub struct ClassArgs {
+    /// Only boards with these colours (`6`, or `5,6`).
+    #[arg(long, value_name = "C,...", value_delimiter = ',', value_parser = clap::value_parser!(u64).range(2..=6))]
+    colors: Vec<u64>,
+    /// Only small boards: at most this many tiles (with --max-side: small or thin).
+    #[arg(long, value_name = "TILES", value_parser = at_least_one)]
+    max_area: Option<u64>,
+    /// Only thin boards: the smaller side at most this (with --max-area: small or thin).
+    #[arg(long, value_name = "N", value_parser = at_least_one)]
+    max_side: Option<u64>,
+    /// The hard class: the same as --colors 6 --max-area 900 --max-side 14.
+    #[arg(long, conflicts_with_all = ["colors", "max_area", "max_side"])]
+    hard: bool,
+    /// The first N boards of the class in the seed range (the range must hold that many).
+    #[arg(long, value_name = "N", value_parser = at_least_one)]
+    count: Option<u64>,
+}
+
+impl ClassArgs {
+    /// The class the flags describe.
+    fn class(&self) -> Class {
+        if self.hard {
+            return Class::hard();
+        }
+        let size = |v: Option<u64>| v.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        Class {
+            colors: self.colors.iter().map(|&c| c as usize).collect(),
+            max_area: size(self.max_area),
+            max_side: size(self.max_side),
+        }
+    }
+
+    /// The seeds of `first..=last` in the class, or an error if `--count` asks for more than
+    /// the range holds.
+    fn seeds(&self, (first, last): (i64, i64)) -> Result<Vec<i64>> {
+        let class = self.class();
+        let seeds = class.seeds(first, last, self.count);
+        if let Some(n) = self.count
+            && (seeds.len() as u64) < n
+        {
+            bail!("seeds {first}..{last} hold only {} boards of the class ({class}), not {n}", seeds.len());
+        }
+        if seeds.is_empty() {
+            bail!("no board of seeds {first}..{last} is in the class ({class})");
+        }
+        Ok(seeds)
+    }
+}
+
+/// `tessera pairs list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Board seeds `A..B` (inclusive), as the official tester numbers them.
+    #[arg(long, value_name = "A..B", default_value = "1..100", value_parser = parse_range)]
+    seeds: (i64, i64),
+    #[command(flatten)]
+    class: ClassArgs,
+    /// Print one JSON object per line (`seed`, `h`, `w`, `colors`) instead.
     #[arg(long)]
     json: bool,
 }
@@ -170,6 +238,7 @@ pub fn run(cmd: PairsCommand) -> Result<ExitCode> {
         PairsCommand::Score(args) => score_cmd(&args),
         PairsCommand::Solve(args) => solve_cmd(&args),
         PairsCommand::Eval(args) => eval_cmd(&args),
+        PairsCommand::List(args) => list_cmd(&args),
         PairsCommand::Show(args) => show_cmd(&args),
     }
 }
@@ -279,11 +348,13 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
 }
 
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
+    let class = args.class.class();
     let run = |jobs: &Jobs<'_>| {
-        let (a, b) = args.runs.map_or(args.seeds, |n| (1, i64::try_from(n).unwrap_or(i64::MAX)));
-        let count = (b - a + 1) as u64;
-        let job = |j: u64, seed| run_job(a + j as i64, args.budget_ms, seed);
-        let records = jobs.run(count, args.seed.get(), args.threads.get(), job)?;
+        let range = args.runs.map_or(args.seeds, |n| (1, i64::try_from(n).unwrap_or(i64::MAX)));
+        // The job index runs over the class's seeds, so shards split the class evenly.
+        let seeds = args.class.seeds(range)?;
+        let job = |j: u64, seed| run_job(seeds[j as usize], args.budget_ms, seed);
+        let records = jobs.run(seeds.len() as u64, args.seed.get(), args.threads.get(), job)?;
         Ok((records, args.budget_ms))
     };
     // The budget of merged records is not known.
@@ -292,9 +363,25 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
             bail!("no seeds were solved");
         }
         let results: Vec<SeedResult> = records.iter().map(|r| r.result.clone()).collect();
-        Ok(summarise(&results, budget_ms))
+        let mut summary = summarise(&results, budget_ms);
+        summary.class = (!class.is_all()).then(|| class.to_string());
+        Ok(summary)
     };
     crate::common::eval(&args.shard, "pairs eval", args.json, run, summary)
+}
+
+fn list_cmd(args: &ListArgs) -> Result<ExitCode> {
+    let mut out = String::new();
+    for seed in args.class.seeds(args.seeds)? {
+        let (h, w, colors) = dims(seed);
+        out += &if args.json {
+            format!("{{\"colors\":{colors},\"h\":{h},\"seed\":{seed},\"w\":{w}}}\n")
+        } else {
+            format!("{seed} {h} {w} {colors}\n")
+        };
+    }
+    emit(&out)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 impl Summary for EvalSummary {

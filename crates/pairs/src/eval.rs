@@ -10,9 +10,95 @@ use tessera_core::runtime::Budget;
 use tessera_core::stats::{Rate, Summary, percentile};
 
 use crate::format::Game;
-use crate::generator::generate;
+use crate::generator::{dims, generate};
 use crate::judge::score;
 use crate::solver::{Params, solve};
+
+/// A class of boards, told apart by the sizes and colours the generator draws first (cheap: see
+/// [`dims`]). Boards must have one of `colors` (any if empty); the size limits, when both are
+/// given, are alternatives: a board is in if it is small (`H*W <= max_area`) *or* thin (its
+/// smaller side `<= max_side`), as the hard class is defined.
+///
+/// ```
+/// use tessera_pairs::eval::Class;
+/// let hard = Class::hard();
+/// assert!(hard.admits(20, 11, 6)); // small
+/// assert!(hard.admits(14, 100, 6)); // thin
+/// assert!(!hard.admits(40, 40, 6) && !hard.admits(20, 11, 5));
+/// assert_eq!(hard.to_string(), "C = 6, H*W <= 900 or a side <= 14");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Class {
+    /// Colours admitted (empty: any).
+    pub colors: Vec<usize>,
+    /// At most this many tiles.
+    pub max_area: Option<usize>,
+    /// The smaller side at most this.
+    pub max_side: Option<usize>,
+}
+
+impl Class {
+    /// The class the solver finds hardest to clear: six colours, and small or thin
+    /// (`H*W <= 900` or a side `<= 14`).
+    #[must_use]
+    pub fn hard() -> Self {
+        Class { colors: vec![6], max_area: Some(900), max_side: Some(14) }
+    }
+
+    /// Whether every board is in the class.
+    #[must_use]
+    pub fn is_all(&self) -> bool {
+        self.colors.is_empty() && self.max_area.is_none() && self.max_side.is_none()
+    }
+
+    /// Whether a board of `h` rows, `w` columns and `colors` colours is in the class.
+    #[must_use]
+    pub fn admits(&self, h: usize, w: usize, colors: usize) -> bool {
+        let small = self.max_area.map(|a| h * w <= a);
+        let thin = self.max_side.map(|s| h.min(w) <= s);
+        let size = match (small, thin) {
+            (None, None) => true,
+            (a, b) => a.unwrap_or(false) || b.unwrap_or(false),
+        };
+        size && (self.colors.is_empty() || self.colors.contains(&colors))
+    }
+
+    /// The seeds of `first..=last` whose boards are in the class, in order, at most `limit` of
+    /// them.
+    #[must_use]
+    pub fn seeds(&self, first: i64, last: i64, limit: Option<u64>) -> Vec<i64> {
+        let limit = limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        let admitted = (first..=last).filter(|&s| {
+            self.is_all() || {
+                let (h, w, c) = dims(s);
+                self.admits(h, w, c)
+            }
+        });
+        admitted.take(limit).collect()
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if !self.colors.is_empty() {
+            let cs: Vec<String> = self.colors.iter().map(ToString::to_string).collect();
+            parts.push(format!("C = {}", cs.join(" or ")));
+        }
+        let size: Vec<String> =
+            [self.max_area.map(|a| format!("H*W <= {a}")), self.max_side.map(|s| format!("a side <= {s}"))]
+                .into_iter()
+                .flatten()
+                .collect();
+        if !size.is_empty() {
+            parts.push(size.join(" or "));
+        }
+        if parts.is_empty() {
+            return f.write_str("every board");
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
 
 /// One board seed solved: what was left, how long it took, and the moves (so that the run can be
 /// replayed later). A line of an evaluation's JSON lines, after the record's fields.
@@ -108,6 +194,9 @@ pub struct EvalSummary {
     pub seconds_p50_p90_p99_max: [f64; 4],
     /// Total search time.
     pub total_seconds: f64,
+    /// The class of boards the seeds were drawn from, if not every board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 /// Summarises per-seed results.
@@ -148,6 +237,7 @@ pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary 
         not_cleared,
         seconds_p50_p90_p99_max: [pct(50.0), pct(90.0), pct(99.0), secs.last().copied().unwrap_or(0.0)],
         total_seconds: secs.iter().sum(),
+        class: None,
     }
 }
 
@@ -155,6 +245,9 @@ impl fmt::Display for EvalSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let budget = self.budget_ms.map_or("mixed budgets".to_string(), |ms| format!("{ms} ms per seed"));
         writeln!(f, "pairs eval: {} seeds, {budget}", self.seeds)?;
+        if let Some(class) = &self.class {
+            writeln!(f, "class: {class}")?;
+        }
         let c = &self.cleared;
         writeln!(
             f,

@@ -118,6 +118,58 @@ fn eval_summarises_and_shards_merge() {
 }
 
 #[test]
+fn classes_pick_boards_by_the_generators_sizes() {
+    // The hard class in 1..300, as `pairs gen` draws the boards: every listed board must be in
+    // it, and the count must agree with a check of every board.
+    let out = tessera(&["pairs", "list", "--seeds", "1..300", "--hard"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let listed: Vec<Vec<usize>> =
+        stdout(&out).lines().map(|l| l.split(' ').map(|x| x.parse().unwrap()).collect()).collect();
+    let mut expected = Vec::new();
+    for seed in 1..=300 {
+        let b = tessera_pairs::generator::generate(seed);
+        let (h, w, c) = (b.height(), b.width(), b.colors());
+        if c == 6 && (h * w <= 900 || h.min(w) <= 14) {
+            expected.push(vec![seed as usize, h, w, c]);
+        }
+    }
+    assert!(expected.len() >= 3, "the range has hard boards");
+    assert_eq!(listed, expected);
+    // eval runs exactly the first two of them, and says which class.
+    let out = tessera(&[
+        "pairs",
+        "eval",
+        "--seeds",
+        "1..300",
+        "--hard",
+        "--count",
+        "2",
+        "--budget-ms",
+        "100",
+        "-j",
+        "1",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["seeds"], 2);
+    assert_eq!(v["class"], "C = 6, H*W <= 900 or a side <= 14");
+    assert_eq!(v["by_colors"][0]["colors"], 6);
+    // Filters that match nothing, or fewer boards than asked, are errors, not empty runs.
+    for (args, needle) in [
+        (&["pairs", "list", "--seeds", "1..300", "--hard", "--count", "500"][..], "hold only"),
+        (&["pairs", "eval", "--seeds", "4..5", "--colors", "2", "--max-area", "100"], "no board of seeds 4..5"),
+        (&["pairs", "list", "--colors", "7"], "7 is not in 2..=6"),
+    ] {
+        let out = tessera(args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
 fn show_draws_what_is_left() {
     let dir = scratch("pairs-show");
     let moves = dir.join("m.txt");
