@@ -3,12 +3,14 @@
 //! now block), finish with the randomised greedy, and keep the result if it leaves no more tiles.
 //!
 //! Unlike prefix reuse, the window cuts moves from anywhere in the sequence, so a tile stranded
-//! by an early move can be rescued without redoing everything after it.
+//! by an early move can be rescued without redoing everything after it. Some ruins use no window:
+//! leftover tiles take the place of earlier tiles of their colour instead, each in a move it can
+//! be removed with at that point of the sequence.
 
 use rand::{Rng, RngExt};
 use tessera_core::runtime::{Budget, Stop};
 
-use super::local::Local;
+use super::local::{Local, shuffle};
 use crate::moves::Move;
 use crate::state::{EMPTY, State};
 
@@ -28,11 +30,14 @@ pub struct RuinParams {
     pub hold: f64,
     /// The acceptance temperature, in tiles (0: never accept a worse solution).
     pub temperature: f64,
+    /// The share of ruins that hand tiles of earlier moves to leftover tiles instead of
+    /// clearing a window.
+    pub swap: f64,
 }
 
 impl Default for RuinParams {
     fn default() -> Self {
-        RuinParams { max_radius: 6, max_area: 400, patience: 4, max_trials: 16, hold: 0.5, temperature: 1.0 }
+        RuinParams { max_radius: 6, max_area: 400, patience: 4, max_trials: 16, hold: 0.5, temperature: 3.0, swap: 0.3 }
     }
 }
 
@@ -93,11 +98,19 @@ pub fn improve(
     while !left.is_empty() && since_best < stall && !budget.should_stop(1) {
         *iterations += 1;
         since_best += 1;
-        let window = choose_window(start.width(), &left, params, rng);
         let mut state = start.clone();
         next.clear();
         local.preferred.clear();
-        replay_outside(&mut state, &cur, window, &mut next, &mut local.preferred);
+        if rng.random::<f64>() < params.swap {
+            let mut waiting = left.clone();
+            shuffle(&mut waiting, rng);
+            waiting.truncate(rng.random_range(1..=waiting.len()));
+            let from = rng.random_range(0..cur.len().max(1));
+            replay_swapping(&mut state, &cur, from, &mut waiting, &mut next, &mut local.preferred);
+        } else {
+            let window = choose_window(start.width(), &left, params, rng);
+            replay_outside(&mut state, &cur, window, &mut next, &mut local.preferred);
+        }
         // The replay is the costly part: several recreations are tried from it.
         // The tiles left over before go first in the list (see `Local::front`).
         local.active.clear();
@@ -163,6 +176,47 @@ fn replay_outside(
     }
 }
 
+/// Replays `moves` on `state`; from index `from` on, a move of the colour of a tile in
+/// `waiting` gives one of its tiles to that tile instead, if the two can be removed then, and its
+/// other tile is left for the recreation (each waiting tile takes one such tile). Moves no
+/// longer valid are deferred as in [`replay_outside`].
+///
+/// This undoes a deadlock of leftover tiles from afar: a leftover tile takes the place of an
+/// earlier tile of its colour, and the tile that loses its partner is often free to pair with
+/// another leftover at the end.
+fn replay_swapping(
+    state: &mut State,
+    moves: &[Move],
+    from: usize,
+    waiting: &mut Vec<usize>,
+    out: &mut Vec<Move>,
+    deferred: &mut Vec<(usize, usize)>,
+) {
+    'moves: for (i, &m) in moves.iter().enumerate() {
+        let (a, b) = (state.index(m.a), state.index(m.b));
+        if i >= from {
+            for (wi, &t) in waiting.iter().enumerate() {
+                for x in [a, b] {
+                    if state.can_remove(t, x) {
+                        state.remove(t);
+                        state.remove(x);
+                        out.push(Move::new(state.cell(t), state.cell(x)));
+                        waiting.swap_remove(wi);
+                        continue 'moves;
+                    }
+                }
+            }
+        }
+        if state.can_remove(a, b) {
+            state.remove(a);
+            state.remove(b);
+            out.push(m);
+        } else {
+            deferred.push((a, b));
+        }
+    }
+}
+
 /// The tiles `moves` leave on `start`.
 fn leftover(start: &State, moves: &[Move]) -> Vec<usize> {
     let mut s = start.clone();
@@ -170,4 +224,59 @@ fn leftover(start: &State, moves: &[Move]) -> Vec<usize> {
         s.apply(m);
     }
     s.remaining()
+}
+
+#[cfg(test)]
+mod tests {
+    use tessera_core::rng::Rng64;
+
+    use super::*;
+    use crate::board::Board;
+    use crate::judge::score;
+
+    #[test]
+    fn a_leftover_tile_takes_an_earlier_tiles_place() {
+        // The 0s at (0, 1) and (0, 2) were paired, leaving (0, 0) and (0, 3); handing (0, 1) to
+        // (0, 0) leaves (0, 2) for (0, 3), and the 1s are replayed as they were.
+        let board = Board::parse("0000\n1111\n").unwrap();
+        let cell = |r, c| crate::board::Cell::new(r, c);
+        let cur =
+            [Move::new(cell(0, 1), cell(0, 2)), Move::new(cell(1, 0), cell(1, 1)), Move::new(cell(1, 2), cell(1, 3))];
+        let mut state = State::new(&board);
+        let (mut out, mut deferred) = (Vec::new(), Vec::new());
+        let mut waiting = vec![0];
+        replay_swapping(&mut state, &cur, 0, &mut waiting, &mut out, &mut deferred);
+        assert!(waiting.is_empty() && deferred.is_empty());
+        assert_eq!(out, [Move::new(cell(0, 0), cell(0, 1)), cur[1], cur[2]]);
+        assert_eq!(state.remaining(), [2, 3]);
+        assert!(state.can_remove(2, 3));
+        let verdict = score(&board, &out);
+        assert!(verdict.invalid.is_none());
+        assert_eq!(verdict.total - verdict.removed, state.left());
+        // From a later index the first move is replayed as it was.
+        let mut state = State::new(&board);
+        let (mut out, mut waiting) = (Vec::new(), vec![0]);
+        replay_swapping(&mut state, &cur, 1, &mut waiting, &mut out, &mut deferred);
+        assert_eq!((out, waiting), (cur.to_vec(), vec![0]));
+    }
+
+    #[test]
+    fn improving_keeps_the_moves_valid_and_never_worse() {
+        let board = crate::generator::generate(14); // 16 x 22, 6 colours
+        let start = State::new(&board);
+        let mut rng = Rng64::seed(2);
+        let mut local = Local::over(start.remaining());
+        let mut state = start.clone();
+        local.settle(&mut state, &mut rng, None, 1, 1);
+        let mut greedy = Vec::new();
+        local.apply_best(&mut state, &mut greedy);
+        let before = state.left();
+        let (mut budget, mut iterations) = (Budget::unlimited(), 0);
+        let params = RuinParams { swap: 0.5, ..RuinParams::default() };
+        let (moves, left) = improve(&start, greedy, &params, 300, &mut budget, &mut rng, &mut iterations);
+        let verdict = score(&board, &moves);
+        assert!(verdict.invalid.is_none(), "{:?}", verdict.invalid);
+        assert_eq!(verdict.total - verdict.removed, left);
+        assert!(left <= before, "{left} > {before}");
+    }
 }
