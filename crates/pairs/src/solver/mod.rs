@@ -7,6 +7,7 @@
 //! * [`search`]: rounds of the above, restarted when ruin and recreate stalls; independent
 //!   searches in parallel ([`solve_portfolio`]).
 
+pub mod exact;
 pub mod local;
 pub mod region;
 pub mod ruin;

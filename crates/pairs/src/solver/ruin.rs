@@ -10,6 +10,7 @@
 use rand::{Rng, RngExt};
 use tessera_core::runtime::{Budget, Stop};
 
+use super::exact::Exact;
 use super::local::{Local, shuffle};
 use crate::moves::Move;
 use crate::state::{EMPTY, State};
@@ -33,11 +34,33 @@ pub struct RuinParams {
     /// The share of ruins that hand tiles of earlier moves to leftover tiles instead of
     /// clearing a window.
     pub swap: f64,
+    /// The share of ruins, when at most `exact_left` tiles are left, that keep back up to
+    /// `exact_moves` moves of the leftovers' colours and pair what is left at the end by an
+    /// exhaustive search of at most `exact_positions` positions.
+    pub exact: f64,
+    /// See `exact`.
+    pub exact_left: usize,
+    /// See `exact`.
+    pub exact_moves: usize,
+    /// See `exact`.
+    pub exact_positions: u32,
 }
 
 impl Default for RuinParams {
     fn default() -> Self {
-        RuinParams { max_radius: 6, max_area: 400, patience: 4, max_trials: 16, hold: 0.5, temperature: 3.0, swap: 0.3 }
+        RuinParams {
+            max_radius: 6,
+            max_area: 400,
+            patience: 4,
+            max_trials: 16,
+            hold: 0.5,
+            temperature: 3.0,
+            swap: 0.3,
+            exact: 0.3,
+            exact_left: 8,
+            exact_moves: 4,
+            exact_positions: 3000,
+        }
     }
 }
 
@@ -93,6 +116,7 @@ pub fn improve(
     let mut best = (left.len(), cur.clone());
     let mut since_best = 0;
     let mut local = Local::default();
+    let (mut exact, mut kept) = (Exact::default(), Vec::new());
     local.hold = params.hold;
     let mut next = Vec::with_capacity(cur.len() + 1);
     while !left.is_empty() && since_best < stall && !budget.should_stop(1) {
@@ -101,7 +125,16 @@ pub fn improve(
         let mut state = start.clone();
         next.clear();
         local.preferred.clear();
-        if rng.random::<f64>() < params.swap {
+        if left.len() <= params.exact_left && rng.random::<f64>() < params.exact {
+            // Some moves of the leftovers' colours are kept back to the end, where an
+            // exhaustive search pairs what is left: its success clears the board.
+            choose_kept(start, &cur, &left, params.exact_moves, rng, &mut kept);
+            replay_keeping(&mut state, &cur, &kept, &mut next);
+            if let Some(pairs) = exact.clear(&mut state, params.exact_positions) {
+                next.extend(pairs.iter().map(|&(a, b)| Move::new(start.cell(a), start.cell(b))));
+                return (next, 0);
+            }
+        } else if rng.random::<f64>() < params.swap {
             let mut waiting = left.clone();
             shuffle(&mut waiting, rng);
             waiting.truncate(rng.random_range(1..=waiting.len()));
@@ -172,6 +205,34 @@ fn replay_outside(
             out.push(m);
         } else {
             deferred.push((a, b));
+        }
+    }
+}
+
+/// Marks in `kept` (one flag per move) up to `most` moves, at least one, of the colours of the
+/// tiles `left`, drawn at random.
+fn choose_kept(start: &State, moves: &[Move], left: &[usize], most: usize, rng: &mut impl Rng, kept: &mut Vec<bool>) {
+    kept.clear();
+    kept.resize(moves.len(), false);
+    let of_left = |m: &Move| left.iter().any(|&t| start.at(t) == start.at(start.index(m.a)));
+    let candidates: Vec<usize> = (0..moves.len()).filter(|&i| of_left(&moves[i])).collect();
+    if candidates.is_empty() {
+        return;
+    }
+    for _ in 0..rng.random_range(1..=most.max(1)) {
+        kept[candidates[rng.random_range(0..candidates.len())]] = true;
+    }
+}
+
+/// Replays the moves not `kept` on `state`, in order, dropping those no longer valid; the kept
+/// tiles stay, and so do those of the moves they block.
+fn replay_keeping(state: &mut State, moves: &[Move], kept: &[bool], out: &mut Vec<Move>) {
+    for (&m, _) in moves.iter().zip(kept).filter(|&(_, &k)| !k) {
+        let (a, b) = (state.index(m.a), state.index(m.b));
+        if state.can_remove(a, b) {
+            state.remove(a);
+            state.remove(b);
+            out.push(m);
         }
     }
 }
@@ -271,12 +332,37 @@ mod tests {
         let mut greedy = Vec::new();
         local.apply_best(&mut state, &mut greedy);
         let before = state.left();
-        let (mut budget, mut iterations) = (Budget::unlimited(), 0);
-        let params = RuinParams { swap: 0.5, ..RuinParams::default() };
-        let (moves, left) = improve(&start, greedy, &params, 300, &mut budget, &mut rng, &mut iterations);
-        let verdict = score(&board, &moves);
-        assert!(verdict.invalid.is_none(), "{:?}", verdict.invalid);
-        assert_eq!(verdict.total - verdict.removed, left);
-        assert!(left <= before, "{left} > {before}");
+        let swaps = RuinParams { swap: 0.5, ..RuinParams::default() };
+        // Every ruin an exhaustive search of what a few kept-back moves leave.
+        let exact = RuinParams { exact: 1.0, exact_left: usize::MAX, ..RuinParams::default() };
+        for params in [swaps, exact] {
+            let (mut budget, mut iterations) = (Budget::unlimited(), 0);
+            let (moves, left) = improve(&start, greedy.clone(), &params, 300, &mut budget, &mut rng, &mut iterations);
+            let verdict = score(&board, &moves);
+            assert!(verdict.invalid.is_none(), "{:?}", verdict.invalid);
+            assert_eq!(verdict.total - verdict.removed, left);
+            assert!(left <= before, "{left} > {before}");
+        }
+    }
+
+    #[test]
+    fn kept_moves_stay_to_the_end_with_the_moves_they_block() {
+        // The 1s in column 1 are kept back: the 0s that were paired across them stay too.
+        let board = Board::parse("0100\n0100\n").unwrap();
+        let cell = |r, c| crate::board::Cell::new(r, c);
+        let cur = [
+            Move::new(cell(0, 1), cell(1, 1)),
+            Move::new(cell(0, 0), cell(0, 2)),
+            Move::new(cell(1, 0), cell(1, 2)),
+            Move::new(cell(0, 3), cell(1, 3)),
+        ];
+        let start = State::new(&board);
+        let (mut state, mut out) = (start.clone(), Vec::new());
+        replay_keeping(&mut state, &cur, &[true, false, false, false], &mut out);
+        assert_eq!(out, [cur[3]]);
+        assert_eq!(state.remaining(), [0, 1, 2, 4, 5, 6]);
+        let mut kept = Vec::new();
+        choose_kept(&start, &cur, &[1], 3, &mut Rng64::seed(1), &mut kept);
+        assert_eq!(kept, [true, false, false, false], "only the move of 1s can be kept for a 1");
     }
 }
