@@ -197,16 +197,23 @@ fn replay_outside(
         if holds(m.a) || holds(m.b) {
             continue;
         }
-        let (a, b) = (state.index(m.a), state.index(m.b));
         // Tiles restored inside the window may now block a later move.
-        if state.can_remove(a, b) {
-            state.remove(a);
-            state.remove(b);
-            out.push(m);
-        } else {
-            deferred.push((a, b));
+        if !replay_move(state, m, out) {
+            deferred.push((state.index(m.a), state.index(m.b)));
         }
     }
+}
+
+/// Applies `m` and appends it to `out` if it is still valid; `false` if it is not.
+fn replay_move(state: &mut State, m: Move, out: &mut Vec<Move>) -> bool {
+    let (a, b) = (state.index(m.a), state.index(m.b));
+    let valid = state.can_remove(a, b);
+    if valid {
+        state.remove(a);
+        state.remove(b);
+        out.push(m);
+    }
+    valid
 }
 
 /// Marks in `kept` (one flag per move) up to `most` moves, at least one, of the colours of the
@@ -228,12 +235,7 @@ fn choose_kept(start: &State, moves: &[Move], left: &[usize], most: usize, rng: 
 /// tiles stay, and so do those of the moves they block.
 fn replay_keeping(state: &mut State, moves: &[Move], kept: &[bool], out: &mut Vec<Move>) {
     for (&m, _) in moves.iter().zip(kept).filter(|&(_, &k)| !k) {
-        let (a, b) = (state.index(m.a), state.index(m.b));
-        if state.can_remove(a, b) {
-            state.remove(a);
-            state.remove(b);
-            out.push(m);
-        }
+        replay_move(state, m, out);
     }
 }
 
@@ -268,11 +270,7 @@ fn replay_swapping(
                 }
             }
         }
-        if state.can_remove(a, b) {
-            state.remove(a);
-            state.remove(b);
-            out.push(m);
-        } else {
+        if !replay_move(state, m, out) {
             deferred.push((a, b));
         }
     }
