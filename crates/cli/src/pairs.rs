@@ -145,11 +145,11 @@ pub struct ClassArgs {
     /// Only boards with these colours (`6`, or `5,6`).
     #[arg(long, value_name = "C,...", value_delimiter = ',', value_parser = clap::value_parser!(u64).range(2..=6))]
     colors: Vec<u64>,
-    /// Only small boards: at most this many tiles (with --max-side: small or thin).
-    #[arg(long, value_name = "TILES", value_parser = at_least_one)]
+    /// Only small boards: at most this many tiles, 100 or more (with --max-side: small or thin).
+    #[arg(long, value_name = "TILES", value_parser = clap::value_parser!(u64).range(100..))]
     max_area: Option<u64>,
-    /// Only thin boards: the smaller side at most this (with --max-area: small or thin).
-    #[arg(long, value_name = "N", value_parser = at_least_one)]
+    /// Only thin boards: the smaller side at most this, 10 or more (with --max-area: small or thin).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(10..))]
     max_side: Option<u64>,
     /// The hard class: the same as --colors 6 --max-area 900 --max-side 14.
     #[arg(long, conflicts_with_all = ["colors", "max_area", "max_side"])]
@@ -371,16 +371,25 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
 }
 
 fn list_cmd(args: &ListArgs) -> Result<ExitCode> {
-    let mut out = String::new();
-    for seed in args.class.seeds(args.seeds)? {
+    let (class, (first, last)) = (args.class.class(), args.seeds);
+    let limit = args.class.count.unwrap_or(u64::MAX);
+    let mut listed = 0u64;
+    // Line by line as they are found: a long range shows its boards at once.
+    for seed in class.iter(first, last).take(usize::try_from(limit).unwrap_or(usize::MAX)) {
         let (h, w, colors) = dims(seed);
-        out += &if args.json {
+        emit(&if args.json {
             format!("{{\"colors\":{colors},\"h\":{h},\"seed\":{seed},\"w\":{w}}}\n")
         } else {
             format!("{seed} {h} {w} {colors}\n")
-        };
+        })?;
+        listed += 1;
     }
-    emit(&out)?;
+    if listed == 0 {
+        bail!("no board of seeds {first}..{last} is in the class ({class})");
+    }
+    if args.class.count.is_some() && listed < limit {
+        bail!("seeds {first}..{last} hold only {listed} boards of the class ({class}), not {limit}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

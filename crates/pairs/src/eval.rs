@@ -68,13 +68,18 @@ impl Class {
     #[must_use]
     pub fn seeds(&self, first: i64, last: i64, limit: Option<u64>) -> Vec<i64> {
         let limit = limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
-        let admitted = (first..=last).filter(|&s| {
+        self.iter(first, last).take(limit).collect()
+    }
+
+    /// The seeds of `first..=last` whose boards are in the class, lazily (millions of seeds a
+    /// second: only the sizes are drawn).
+    pub fn iter(&self, first: i64, last: i64) -> impl Iterator<Item = i64> + '_ {
+        (first..=last).filter(|&s| {
             self.is_all() || {
                 let (h, w, c) = dims(s);
                 self.admits(h, w, c)
             }
-        });
-        admitted.take(limit).collect()
+        })
     }
 }
 

@@ -162,6 +162,9 @@ fn classes_pick_boards_by_the_generators_sizes() {
         (&["pairs", "list", "--seeds", "1..300", "--hard", "--count", "500"][..], "hold only"),
         (&["pairs", "eval", "--seeds", "4..5", "--colors", "2", "--max-area", "100"], "no board of seeds 4..5"),
         (&["pairs", "list", "--colors", "7"], "7 is not in 2..=6"),
+        // No board is thinner than 10 or smaller than 100 tiles: refused before any scan.
+        (&["pairs", "list", "--seeds", "1..9000000000", "--max-side", "9"], "9 is not in 10.."),
+        (&["pairs", "list", "--seeds", "1..9000000000", "--max-area", "99"], "99 is not in 100.."),
     ] {
         let out = tessera(args);
         assert!(!out.status.success(), "{args:?}");
