@@ -353,7 +353,9 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
         let range = args.runs.map_or(args.seeds, |n| (1, i64::try_from(n).unwrap_or(i64::MAX)));
         // The job index runs over the class's seeds, so shards split the class evenly.
         let seeds = args.class.seeds(range)?;
-        let job = |j: u64, seed| run_job(seeds[j as usize], args.budget_ms, seed);
+        let label = (!class.is_all()).then(|| class.to_string());
+        let job =
+            |j: u64, seed| SeedResult { class: label.clone(), ..run_job(seeds[j as usize], args.budget_ms, seed) };
         let records = jobs.run(seeds.len() as u64, args.seed.get(), args.threads.get(), job)?;
         Ok((records, args.budget_ms))
     };
@@ -363,8 +365,15 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
             bail!("no seeds were solved");
         }
         let results: Vec<SeedResult> = records.iter().map(|r| r.result.clone()).collect();
+        // The records say their class (merged shards included); shards of different classes
+        // do not make one evaluation.
+        let mut classes: Vec<Option<String>> = results.iter().map(|r| r.class.clone()).collect();
+        classes.dedup();
+        if classes.len() > 1 {
+            bail!("the records are of different classes of boards: {classes:?}");
+        }
         let mut summary = summarise(&results, budget_ms);
-        summary.class = (!class.is_all()).then(|| class.to_string());
+        summary.class = classes.pop().flatten();
         Ok(summary)
     };
     crate::common::eval(&args.shard, "pairs eval", args.json, run, summary)

@@ -129,6 +129,9 @@ pub struct SeedResult {
     pub iterations: u64,
     /// The moves as `[r1, c1, r2, c2]`.
     pub moves: Vec<[u8; 4]>,
+    /// The class of boards of the run, if not every board (so that merged shards can say it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 /// Solves the board of `board_seed` with `budget_ms` and the solver seed `seed`, and judges it.
@@ -149,6 +152,7 @@ pub fn run_job(board_seed: i64, budget_ms: u64, seed: u64) -> SeedResult {
         seconds: sol.seconds,
         iterations: sol.iterations,
         moves: sol.moves.iter().map(|m| m.to_array()).collect(),
+        class: None,
     }
 }
 

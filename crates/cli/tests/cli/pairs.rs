@@ -157,6 +157,23 @@ fn classes_pick_boards_by_the_generators_sizes() {
     assert_eq!(v["seeds"], 2);
     assert_eq!(v["class"], "C = 6, H*W <= 900 or a side <= 14");
     assert_eq!(v["by_colors"][0]["colors"], 6);
+    // Shards of a class say it when merged, and shards of different classes are refused.
+    let dir = scratch("pairs-class");
+    let run = |class: &[&str], shard: &str, file: &std::path::Path| {
+        let args =
+            ["pairs", "eval", "--seeds", "1..300", "--count", "2", "--budget-ms", "50", "-j", "1", "--seed", "1"];
+        let out = tessera(&[&args[..], class, &["--shard", shard, "--jsonl", file.to_str().unwrap()]].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    let (one, two, other) = (dir.join("1.jsonl"), dir.join("2.jsonl"), dir.join("c.jsonl"));
+    run(&["--hard"], "1/2", &one);
+    run(&["--hard"], "2/2", &two);
+    run(&["--colors", "2"], "2/2", &other);
+    let out = tessera(&["pairs", "eval", "--merge", one.to_str().unwrap(), two.to_str().unwrap()]);
+    assert!(stdout(&out).contains("class: C = 6, H*W <= 900 or a side <= 14"), "{}", stdout(&out));
+    let out = tessera(&["pairs", "eval", "--merge", one.to_str().unwrap(), other.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("different classes"), "{}", stderr(&out));
     // Filters that match nothing, or fewer boards than asked, are errors, not empty runs.
     for (args, needle) in [
         (&["pairs", "list", "--seeds", "1..300", "--hard", "--count", "500"][..], "hold only"),
