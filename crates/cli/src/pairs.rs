@@ -176,17 +176,24 @@ impl ClassArgs {
     /// The seeds of `first..=last` in the class, or an error if `--count` asks for more than
     /// the range holds.
     fn seeds(&self, (first, last): (i64, i64)) -> Result<Vec<i64>> {
+        let seeds = self.class().seeds(first, last, self.count);
+        self.found(seeds.len() as u64, (first, last))?;
+        Ok(seeds)
+    }
+
+    /// An error if `found` boards of the class in `first..=last` are none, or fewer than
+    /// `--count` asks for.
+    fn found(&self, found: u64, (first, last): (i64, i64)) -> Result<()> {
         let class = self.class();
-        let seeds = class.seeds(first, last, self.count);
-        if let Some(n) = self.count
-            && (seeds.len() as u64) < n
-        {
-            bail!("seeds {first}..{last} hold only {} boards of the class ({class}), not {n}", seeds.len());
-        }
-        if seeds.is_empty() {
+        if found == 0 {
             bail!("no board of seeds {first}..{last} is in the class ({class})");
         }
-        Ok(seeds)
+        if let Some(n) = self.count
+            && found < n
+        {
+            bail!("seeds {first}..{last} hold only {found} boards of the class ({class}), not {n}");
+        }
+        Ok(())
     }
 }
 
@@ -393,12 +400,7 @@ fn list_cmd(args: &ListArgs) -> Result<ExitCode> {
         })?;
         listed += 1;
     }
-    if listed == 0 {
-        bail!("no board of seeds {first}..{last} is in the class ({class})");
-    }
-    if args.class.count.is_some() && listed < limit {
-        bail!("seeds {first}..{last} hold only {listed} boards of the class ({class}), not {limit}");
-    }
+    args.class.found(listed, args.seeds)?;
     Ok(ExitCode::SUCCESS)
 }
 

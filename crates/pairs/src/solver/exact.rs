@@ -19,7 +19,6 @@ pub struct Exact {
     slot: Vec<u8>,
     dead: HashSet<u64>,
     pairs: Vec<(usize, usize)>,
-    capped: bool,
 }
 
 impl Exact {
@@ -39,14 +38,7 @@ impl Exact {
         self.dead.clear();
         self.pairs.clear();
         let mut budget = limit;
-        let found = self.search(state, 0, &mut budget);
-        self.capped = budget == 0;
-        if found { Some(std::mem::take(&mut self.pairs)) } else { None }
-    }
-
-    /// Whether the last search ran out of positions.
-    pub fn capped(&self) -> bool {
-        self.capped
+        if self.search(state, 0, &mut budget) { Some(std::mem::take(&mut self.pairs)) } else { None }
     }
 
     /// Depth first from the position `removed` (a bit per tile); `true` once every tile is gone,
