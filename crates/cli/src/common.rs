@@ -286,6 +286,12 @@ where
         eprintln!("{mark}: nothing to summarise");
         return Ok(ExitCode::from(STOPPED_EARLY));
     }
+    // A job array may have more shards than the run has jobs: such a shard has nothing to do,
+    // which is no failure (its empty JSON lines merge with the others').
+    if records.is_empty() && shard.merge.is_empty() && shard.shard.count > 1 {
+        eprintln!("{label}: shard {} has no jobs: nothing to summarise", shard.shard);
+        return Ok(ExitCode::SUCCESS);
+    }
     let summary = summarise(&records, known)?;
     // A summary that knows it was stopped says so itself; otherwise the stop marks do.
     let own = summary.stopped();

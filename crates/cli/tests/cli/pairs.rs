@@ -174,6 +174,19 @@ fn classes_pick_boards_by_the_generators_sizes() {
     let out = tessera(&["pairs", "eval", "--merge", one.to_str().unwrap(), other.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("different classes"), "{}", stderr(&out));
+    // More shards than boards: the idle shard succeeds, and its empty file merges.
+    let (a, b, idle) = (dir.join("a.jsonl"), dir.join("b.jsonl"), dir.join("idle.jsonl"));
+    for (shard, file) in [("1/3", &a), ("2/3", &b), ("3/3", &idle)] {
+        let args = ["pairs", "eval", "--seeds", "1..300", "--hard", "--count", "2", "--budget-ms", "50", "-j", "1"];
+        let out = tessera(&[&args[..], &["--seed", "1", "--shard", shard, "--jsonl", file.to_str().unwrap()]].concat());
+        assert!(out.status.success(), "{shard}: {}", stderr(&out));
+    }
+    assert!(std::fs::read_to_string(&idle).unwrap().is_empty());
+    let files = [a.to_str().unwrap(), b.to_str().unwrap(), idle.to_str().unwrap()];
+    let out = tessera(&[&["pairs", "eval", "--json", "--merge"][..], &files].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["seeds"], 2);
     // Filters that match nothing, or fewer boards than asked, are errors, not empty runs.
     for (args, needle) in [
         (&["pairs", "list", "--seeds", "1..300", "--hard", "--count", "500"][..], "hold only"),
