@@ -374,14 +374,12 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
         let results: Vec<SeedResult> = records.iter().map(|r| r.result.clone()).collect();
         // The records say their class (merged shards included); shards of different classes
         // do not make one evaluation.
-        let mut classes: Vec<Option<String>> = results.iter().map(|r| r.class.clone()).collect();
+        let mut classes: Vec<Option<&String>> = results.iter().map(|r| r.class.as_ref()).collect();
         classes.dedup();
         if classes.len() > 1 {
             bail!("the records are of different classes of boards: {classes:?}");
         }
-        let mut summary = summarise(&results, budget_ms);
-        summary.class = classes.pop().flatten();
-        Ok(summary)
+        Ok(summarise(&results, budget_ms))
     };
     crate::common::eval(&args.shard, "pairs eval", args.json, run, summary)
 }

@@ -203,7 +203,7 @@ pub struct EvalSummary {
     pub seconds_p50_p90_p99_max: [f64; 4],
     /// Total search time.
     pub total_seconds: f64,
-    /// The class of boards the seeds were drawn from, if not every board.
+    /// The class of boards the seeds were drawn from, if the records name one (not every board).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
 }
@@ -246,7 +246,11 @@ pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary 
         not_cleared,
         seconds_p50_p90_p99_max: [pct(50.0), pct(90.0), pct(99.0), secs.last().copied().unwrap_or(0.0)],
         total_seconds: secs.iter().sum(),
-        class: None,
+        // The records' class, when they all agree (the CLI refuses a mix).
+        class: results
+            .first()
+            .and_then(|r| r.class.clone())
+            .filter(|c| results.iter().all(|r| r.class.as_ref() == Some(c))),
     }
 }
 

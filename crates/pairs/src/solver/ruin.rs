@@ -134,6 +134,7 @@ pub fn improve(
                 next.extend(pairs.iter().map(|&(a, b)| Move::new(start.cell(a), start.cell(b))));
                 return (next, 0);
             }
+            // Otherwise the recreation below pairs what is left, as after any ruin.
         } else if rng.random::<f64>() < params.swap {
             let mut waiting = left.clone();
             shuffle(&mut waiting, rng);
