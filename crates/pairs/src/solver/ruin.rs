@@ -116,7 +116,7 @@ pub fn improve(
     let mut best = (left.len(), cur.clone());
     let mut since_best = 0;
     let mut local = Local::default();
-    let (mut exact, mut kept) = (Exact::default(), Vec::new());
+    let (mut exact, mut kept, mut fixed) = (Exact::default(), Vec::new(), Vec::new());
     local.hold = params.hold;
     let mut next = Vec::with_capacity(cur.len() + 1);
     while !left.is_empty() && since_best < stall && !budget.should_stop(1) {
@@ -127,10 +127,14 @@ pub fn improve(
         local.preferred.clear();
         if left.len() <= params.exact_left && rng.random::<f64>() < params.exact {
             // Some moves of the leftovers' colours are kept back to the end, where an
-            // exhaustive search pairs what is left: its success clears the board.
+            // exhaustive search pairs what is left: its success clears the board. The moves
+            // they block of the other colours stay as they were (fixed), which keeps the
+            // search small; those of the leftovers' colours may pair anew.
             choose_kept(start, &cur, &left, params.exact_moves, rng, &mut kept);
-            replay_keeping(&mut state, &cur, &kept, &mut next);
-            if let Some(pairs) = exact.clear(&mut state, params.exact_positions) {
+            fixed.clear();
+            replay_keeping(&mut state, &cur, &kept, &mut next, &mut fixed);
+            fixed.retain(|&(a, _)| !left.iter().any(|&t| start.at(t) == start.at(a)));
+            if let Some(pairs) = exact.clear(&mut state, &fixed, params.exact_positions) {
                 next.extend(pairs.iter().map(|&(a, b)| Move::new(start.cell(a), start.cell(b))));
                 return (next, 0);
             }
@@ -232,11 +236,19 @@ fn choose_kept(start: &State, moves: &[Move], left: &[usize], most: usize, rng: 
     }
 }
 
-/// Replays the moves not `kept` on `state`, in order, dropping those no longer valid; the kept
-/// tiles stay, and so do those of the moves they block.
-fn replay_keeping(state: &mut State, moves: &[Move], kept: &[bool], out: &mut Vec<Move>) {
+/// Replays the moves not `kept` on `state`, in order; the kept tiles stay, and so do those of
+/// the moves they block, which are dropped from `out` and listed in `blocked`.
+fn replay_keeping(
+    state: &mut State,
+    moves: &[Move],
+    kept: &[bool],
+    out: &mut Vec<Move>,
+    blocked: &mut Vec<(usize, usize)>,
+) {
     for (&m, _) in moves.iter().zip(kept).filter(|&(_, &k)| !k) {
-        replay_move(state, m, out);
+        if !replay_move(state, m, out) {
+            blocked.push((state.index(m.a), state.index(m.b)));
+        }
     }
 }
 
@@ -357,7 +369,9 @@ mod tests {
         ];
         let start = State::new(&board);
         let (mut state, mut out) = (start.clone(), Vec::new());
-        replay_keeping(&mut state, &cur, &[true, false, false, false], &mut out);
+        let mut blocked = Vec::new();
+        replay_keeping(&mut state, &cur, &[true, false, false, false], &mut out, &mut blocked);
+        assert_eq!(blocked, [(0, 2), (4, 6)]);
         assert_eq!(out, [cur[3]]);
         assert_eq!(state.remaining(), [0, 1, 2, 4, 5, 6]);
         let mut kept = Vec::new();
