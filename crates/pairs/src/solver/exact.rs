@@ -183,8 +183,8 @@ impl Exact {
     }
 
     /// Pushes the removable pairs of `present` onto `moves`, those of the tiles with the fewest
-    /// first, or only the pair of a colour down to two tiles if it is removable; `false` if
-    /// there is none.
+    /// first; or only one, if a fixed pair or the pair of a colour down to two free tiles is
+    /// removable. `false` if there is none.
     fn push_moves(&mut self, present: u64) -> bool {
         let base = self.moves.len();
         let mut count = [0u8; MAX_TILES];
