@@ -132,6 +132,10 @@ pub struct SeedResult {
     /// The class of boards of the run, if not every board (so that merged shards can say it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
+    /// The time budget of the search in ms (so that merged shards can say it; absent from
+    /// records written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_ms: Option<u64>,
 }
 
 /// Solves the board of `board_seed` with `budget_ms` and the solver seed `seed`, and judges it.
@@ -153,6 +157,7 @@ pub fn run_job(board_seed: i64, budget_ms: u64, seed: u64) -> SeedResult {
         iterations: sol.iterations,
         moves: sol.moves.iter().map(|m| m.to_array()).collect(),
         class: None,
+        budget_ms: Some(budget_ms),
     }
 }
 
@@ -189,6 +194,9 @@ pub struct EvalSummary {
     pub budget_ms: Option<u64>,
     /// Seeds run.
     pub seeds: u64,
+    /// The smallest and the largest board seed run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_range: Option<(i64, i64)>,
     /// Seeds cleared, with the 95% Wilson interval of the rate.
     pub cleared: Rate,
     /// Mean score (the contest's absolute score per seed).
@@ -208,7 +216,7 @@ pub struct EvalSummary {
     pub class: Option<String>,
 }
 
-/// Summarises per-seed results.
+/// Summarises per-seed results; the budget, if not given, is the records' when they all agree.
 #[must_use]
 pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary {
     let n = results.len() as u64;
@@ -235,10 +243,15 @@ pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary 
     let mut secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
     secs.sort_by(f64::total_cmp);
     let pct = |p: f64| if secs.is_empty() { 0.0 } else { percentile(&secs, p) };
+    let agreed = |get: fn(&SeedResult) -> Option<u64>| {
+        results.first().and_then(get).filter(|b| results.iter().all(|r| get(r) == Some(*b)))
+    };
+    let seeds = results.iter().map(|r| r.board_seed);
     EvalSummary {
         game: Game::Pairs,
-        budget_ms,
+        budget_ms: budget_ms.or_else(|| agreed(|r| r.budget_ms)),
         seeds: n,
+        seed_range: seeds.clone().min().zip(seeds.max()),
         cleared: Rate::new(cleared, n),
         mean_score: if scores.is_empty() { 0.0 } else { Summary::of(&scores).mean },
         invalid: results.iter().filter(|r| r.score < 0.0).count() as u64,
@@ -256,8 +269,13 @@ pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary 
 
 impl fmt::Display for EvalSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let budget = self.budget_ms.map_or("mixed budgets".to_string(), |ms| format!("{ms} ms per seed"));
-        writeln!(f, "pairs eval: {} seeds, {budget}", self.seeds)?;
+        let budget =
+            self.budget_ms.map_or("budgets differ or were not recorded".to_string(), |ms| format!("{ms} ms per seed"));
+        let range = self
+            .seed_range
+            .map_or(String::new(), |(a, b)| if a == b { format!(" ({a})") } else { format!(" ({a}..{b})") });
+        let plural = if self.seeds == 1 { "" } else { "s" };
+        writeln!(f, "pairs eval: {} seed{plural}{range}, {budget}", self.seeds)?;
         if let Some(class) = &self.class {
             writeln!(f, "class: {class}")?;
         }
@@ -296,5 +314,26 @@ impl fmt::Display for EvalSummary {
             writeln!(f, "not cleared: {}{more}", shown.join(", "))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_takes_the_budget_and_seeds_its_records_agree_on() {
+        let one = run_job(1, 300, 1);
+        let summary = summarise(std::slice::from_ref(&one), None);
+        assert_eq!((summary.budget_ms, summary.seed_range), (Some(300), Some((1, 1))));
+        assert!(summary.to_string().starts_with("pairs eval: 1 seed (1), 300 ms per seed\n"), "{summary}");
+        // Records of different budgets, or of none (written before budgets were kept).
+        let other = SeedResult { board_seed: 5, budget_ms: Some(400), ..one.clone() };
+        let old = SeedResult { budget_ms: None, ..one.clone() };
+        for records in [[one.clone(), other], [one, old]] {
+            let summary = summarise(&records, None);
+            assert_eq!(summary.budget_ms, None);
+            assert!(summary.to_string().contains("budgets differ or were not recorded"), "{summary}");
+        }
     }
 }

@@ -108,6 +108,10 @@ fn eval_summarises_and_shards_merge() {
     assert_eq!(v["game"], "pairs");
     assert_eq!(v["seeds"], 4);
     assert_eq!(v["invalid"], 0);
+    // The records keep their budget and seeds, so the merged summary can say them.
+    assert_eq!((v["budget_ms"].as_u64(), v["seed_range"].to_string()), (Some(200), "[1,4]".to_string()));
+    let out = tessera(&["pairs", "eval", "--merge", one.to_str().unwrap(), two.to_str().unwrap()]);
+    assert!(stdout(&out).starts_with("pairs eval: 4 seeds (1..4), 200 ms per seed\n"), "{}", stdout(&out));
     let by: Vec<u64> = v["by_colors"].as_array().unwrap().iter().map(|b| b["colors"].as_u64().unwrap()).collect();
     assert_eq!(by, [2, 4, 6], "seeds 1..4 have 2, 4, 6 and 6 colours");
     // Every record carries its board seed and moves, so that it can be replayed.
