@@ -221,6 +221,20 @@ fn show_draws_what_is_left() {
 }
 
 #[test]
+fn every_64_bit_seed_is_a_board() {
+    // The tester takes any Java long: seeds 0 and below are boards too, written plainly.
+    let board = |seed: &str| stdout(&tessera(&["pairs", "gen", "--seed", seed]));
+    assert!(!board("-5").is_empty() && board("-5") != board("5"));
+    let out = tessera(&["pairs", "list", "--seeds", "-2..1", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let seeds: Vec<i64> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["seed"].as_i64().unwrap())
+        .collect();
+    assert_eq!(seeds, [-2, -1, 0, 1]);
+}
+
+#[test]
 fn bad_input_gets_one_clear_line() {
     let dir = scratch("pairs-bad");
     let file = dir.join("b.txt");
