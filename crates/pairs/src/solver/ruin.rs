@@ -5,7 +5,8 @@
 //! Unlike prefix reuse, the window cuts moves from anywhere in the sequence, so a tile stranded
 //! by an early move can be rescued without redoing everything after it. Some ruins use no window:
 //! leftover tiles take the place of earlier tiles of their colour instead, each in a move it can
-//! be removed with at that point of the sequence.
+//! be removed with at that point of the sequence; or one move anywhere is dropped, far from the
+//! leftovers, which changes what the moves after it leave open.
 
 use rand::{Rng, RngExt};
 use tessera_core::runtime::{Budget, Stop};
@@ -31,8 +32,11 @@ pub struct RuinParams {
     pub hold: f64,
     /// The acceptance temperature, in tiles (0: never accept a worse solution).
     pub temperature: f64,
-    /// The share of ruins that hand tiles of earlier moves to leftover tiles instead of
-    /// clearing a window.
+    /// The share of ruins that drop one move drawn from the whole sequence instead of clearing a
+    /// window.
+    pub single: f64,
+    /// The share of the other ruins that hand tiles of earlier moves to leftover tiles instead
+    /// of clearing a window.
     pub swap: f64,
     /// The share of ruins, when at most `exact_left` tiles are left, that keep back up to
     /// `exact_moves` moves of the leftovers' colours and pair what is left at the end by an
@@ -55,6 +59,7 @@ impl Default for RuinParams {
             max_trials: 16,
             hold: 0.5,
             temperature: 3.0,
+            single: 0.35,
             swap: 0.3,
             exact: 0.3,
             exact_left: 8,
@@ -139,6 +144,10 @@ pub fn improve(
                 return (next, 0);
             }
             // Otherwise the recreation below pairs what is left, as after any ruin.
+        } else if !cur.is_empty() && rng.random::<f64>() < params.single {
+            // A small change far from the leftovers: the replay after it may take other ways.
+            let skip = rng.random_range(0..cur.len());
+            replay_without(&mut state, &cur, skip, &mut next, &mut local.preferred);
         } else if rng.random::<f64>() < params.swap {
             let mut waiting = left.clone();
             shuffle(&mut waiting, rng);
@@ -204,6 +213,22 @@ fn replay_outside(
         }
         // Tiles restored inside the window may now block a later move.
         if !replay_move(state, m, out) {
+            deferred.push((state.index(m.a), state.index(m.b)));
+        }
+    }
+}
+
+/// Replays `moves` on `state` but the one at index `skip`; the moves kept are pushed to `out`, the
+/// cells of those no longer valid to `deferred`.
+fn replay_without(
+    state: &mut State,
+    moves: &[Move],
+    skip: usize,
+    out: &mut Vec<Move>,
+    deferred: &mut Vec<(usize, usize)>,
+) {
+    for (i, &m) in moves.iter().enumerate() {
+        if i != skip && !replay_move(state, m, out) {
             deferred.push((state.index(m.a), state.index(m.b)));
         }
     }
@@ -343,10 +368,11 @@ mod tests {
         let mut greedy = Vec::new();
         local.apply_best(&mut state, &mut greedy);
         let before = state.left();
-        let swaps = RuinParams { swap: 0.5, ..RuinParams::default() };
+        let swaps = RuinParams { swap: 0.5, single: 0.0, ..RuinParams::default() };
+        let singles = RuinParams { single: 1.0, ..RuinParams::default() };
         // Every ruin an exhaustive search of what a few kept-back moves leave.
         let exact = RuinParams { exact: 1.0, exact_left: usize::MAX, ..RuinParams::default() };
-        for params in [swaps, exact] {
+        for params in [swaps, singles, exact] {
             let (mut budget, mut iterations) = (Budget::unlimited(), 0);
             let (moves, left) = improve(&start, greedy.clone(), &params, 300, &mut budget, &mut rng, &mut iterations);
             let verdict = score(&board, &moves);
@@ -354,6 +380,20 @@ mod tests {
             assert_eq!(verdict.total - verdict.removed, left);
             assert!(left <= before, "{left} > {before}");
         }
+    }
+
+    #[test]
+    fn a_dropped_move_defers_the_moves_it_opened() {
+        // The 0s at the ends can go only after the 1s between them.
+        let board = Board::parse("0110\n").unwrap();
+        let cell = |r, c| crate::board::Cell::new(r, c);
+        let cur = [Move::new(cell(0, 1), cell(0, 2)), Move::new(cell(0, 0), cell(0, 3))];
+        let (mut state, mut out, mut deferred) = (State::new(&board), Vec::new(), Vec::new());
+        replay_without(&mut state, &cur, 0, &mut out, &mut deferred);
+        assert_eq!((out, deferred, state.left()), (vec![], vec![(0, 3)], 4));
+        let (mut state, mut out, mut deferred) = (State::new(&board), Vec::new(), Vec::new());
+        replay_without(&mut state, &cur, 1, &mut out, &mut deferred);
+        assert_eq!((out, deferred, state.remaining()), (vec![cur[0]], vec![], vec![0, 3]));
     }
 
     #[test]
