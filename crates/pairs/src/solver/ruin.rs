@@ -206,20 +206,11 @@ fn replay_outside(
     out: &mut Vec<Move>,
     deferred: &mut Vec<(usize, usize)>,
 ) {
-    for &m in moves {
-        let holds = |c: crate::board::Cell| window.holds(usize::from(c.r), usize::from(c.c));
-        if holds(m.a) || holds(m.b) {
-            continue;
-        }
-        // Tiles restored inside the window may now block a later move.
-        if !replay_move(state, m, out) {
-            deferred.push((state.index(m.a), state.index(m.b)));
-        }
-    }
+    let holds = |c: crate::board::Cell| window.holds(usize::from(c.r), usize::from(c.c));
+    replay_except(state, moves, |_, m| holds(m.a) || holds(m.b), out, deferred);
 }
 
-/// Replays `moves` on `state` but the one at index `skip`; the moves kept are pushed to `out`, the
-/// cells of those no longer valid to `deferred`.
+/// Replays `moves` on `state` but the one at index `skip`, as [`replay_outside`] does.
 fn replay_without(
     state: &mut State,
     moves: &[Move],
@@ -227,8 +218,20 @@ fn replay_without(
     out: &mut Vec<Move>,
     deferred: &mut Vec<(usize, usize)>,
 ) {
+    replay_except(state, moves, |i, _| i == skip, out, deferred);
+}
+
+/// Replays the moves that are not `dropped` (given their index), as [`replay_outside`] does.
+fn replay_except(
+    state: &mut State,
+    moves: &[Move],
+    dropped: impl Fn(usize, Move) -> bool,
+    out: &mut Vec<Move>,
+    deferred: &mut Vec<(usize, usize)>,
+) {
     for (i, &m) in moves.iter().enumerate() {
-        if i != skip && !replay_move(state, m, out) {
+        // Tiles restored by the ruin may now block a later move.
+        if !dropped(i, m) && !replay_move(state, m, out) {
             deferred.push((state.index(m.a), state.index(m.b)));
         }
     }
