@@ -366,7 +366,7 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
         let records = jobs.run(seeds.len() as u64, args.seed.get(), args.threads.get(), job)?;
         Ok((records, args.budget_ms))
     };
-    // The budget of merged records is not known.
+    // Merged records pass no budget: the summary takes the one they agree on.
     let summary = |records: &[Record<SeedResult>], budget_ms: Option<u64>| {
         if records.is_empty() {
             bail!("no seeds were solved");
