@@ -243,13 +243,12 @@ pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary 
     let mut secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
     secs.sort_by(f64::total_cmp);
     let pct = |p: f64| if secs.is_empty() { 0.0 } else { percentile(&secs, p) };
-    let agreed = |get: fn(&SeedResult) -> Option<u64>| {
-        results.first().and_then(get).filter(|b| results.iter().all(|r| get(r) == Some(*b)))
-    };
+    // The records' budget, when they all agree (records of older runs have none).
+    let agreed = results.first().and_then(|r| r.budget_ms).filter(|&b| results.iter().all(|r| r.budget_ms == Some(b)));
     let seeds = results.iter().map(|r| r.board_seed);
     EvalSummary {
         game: Game::Pairs,
-        budget_ms: budget_ms.or_else(|| agreed(|r| r.budget_ms)),
+        budget_ms: budget_ms.or(agreed),
         seeds: n,
         seed_range: seeds.clone().min().zip(seeds.max()),
         cleared: Rate::new(cleared, n),
