@@ -183,8 +183,8 @@ impl Plan {
 }
 
 /// Numbers the bounding box of the board (of its pictures on the plane lattices, where every
-/// position is a cell) along its shorter sides: a plane board by rows if it is at most as wide
-/// as it is high, by columns otherwise; a cube board slice by slice across its longest side,
+/// position is a cell) along its physically shorter sides: a plane board by rows if it is at
+/// most as wide as it is high, by columns otherwise; a cube board slice by slice across its longest side,
 /// each slice along its shorter side.
 fn layout(lattice: Lattice, cells: &[Coord]) -> (Vec<u32>, usize, usize) {
     let grid: Vec<[i32; 3]> = cells
@@ -200,9 +200,17 @@ fn layout(lattice: Lattice, cells: &[Coord]) -> (Vec<u32>, usize, usize) {
     let low: [i32; 3] = std::array::from_fn(|a| grid.iter().map(|g| g[a]).min().unwrap_or(0));
     let size: [usize; 3] =
         std::array::from_fn(|a| grid.iter().map(|g| (g[a] - low[a] + 1) as usize).max().unwrap_or(0));
-    // Axes from the shortest (the fastest to vary) to the longest (ties: x before y before z).
+    // Axes from the physically shortest (the fastest to vary) to the longest (ties: x before y
+    // before z). A triangle picture's column is half a side wide and its row sqrt(3)/2 of a side
+    // high, so its rows are the shorter lines unless the picture is over sqrt(3) times as wide
+    // as high (they are also the connected ones: a column pairs triangles off, a row is a strip).
+    let length = |a: usize| match (lattice, a) {
+        (Lattice::Triangle, 0) => size[a] as f64 / 2.0,
+        (Lattice::Triangle, 1) => size[a] as f64 * 3f64.sqrt() / 2.0,
+        _ => size[a] as f64,
+    };
     let mut axes = [0, 1, 2];
-    axes.sort_by_key(|&a| (size[a], a));
+    axes.sort_by(|&a, &b| length(a).total_cmp(&length(b)).then(a.cmp(&b)));
     let bit = |g: &[i32; 3]| {
         let pos = |a: usize| (g[a] - low[a]) as usize;
         ((pos(axes[2]) * size[axes[1]] + pos(axes[1])) * size[axes[0]] + pos(axes[0])) as u32
@@ -463,6 +471,24 @@ mod tests {
         assert_eq!(p.nbits, 8);
         assert_eq!(p.symmetries.len(), 4, "a 4x2 rectangle has 4 symmetries");
         assert!(p.restriction.is_none(), "no single-copy piece");
+    }
+
+    /// A triangle picture 10 wide and 8 high is 5 sides wide and about 6.9 high: it is laid out
+    /// by rows (lines of 10 bits); one 12 wide and 6 high (6 by 5.2) by columns.
+    #[test]
+    fn triangle_layout_runs_along_the_physically_short_side() {
+        let board = |w: usize, h: usize| vec!["#".repeat(w); h].join("\n");
+        let tri = |w, h| {
+            let problem =
+                crate::tiler::problem::from_pictures(Lattice::Triangle, &board(w, h), &[('A', 1, true, "##")]);
+            Plan::new(&problem.unwrap())
+        };
+        let rows = tri(10, 8);
+        assert_eq!(rows.line, 10);
+        assert_eq!(&rows.bit_of[..3], &[0, 1, 2], "the first row's triangles come first");
+        let columns = tri(12, 6);
+        assert_eq!(columns.line, 6);
+        assert_eq!(&columns.bit_of[..2], &[0, 6], "reading order steps from column to column");
     }
 
     #[test]
