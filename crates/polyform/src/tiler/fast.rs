@@ -14,9 +14,9 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict};
 
 use crate::bits::CellBits;
-use crate::tiler::engine::{Engine, Visit};
+use crate::tiler::engine::{Engine, Visit, count_by_visits};
 use crate::tiler::fit::FitTables;
-use crate::tiler::memo::pack_units;
+use crate::tiler::memo::{SubtreeCounts, Window, pack_units};
 use crate::tiler::pairs::{Filters, Piece};
 use crate::tiler::plan::Plan;
 use crate::tiler::search::{Run, dead_log2};
@@ -27,6 +27,13 @@ pub(crate) const MAX_TYPES: usize = 64;
 /// Neighbour steps towards higher bits (and towards lower bits) in one flood step: at most 4
 /// each way on both lattices.
 const STEPS: usize = 4;
+
+/// Most memory of one worker's table of subtree counts, grown.
+const COUNTS_BYTES: usize = 512 << 20;
+
+/// Log2 of the slots a worker's table of subtree counts starts with (it grows with the states
+/// met).
+const COUNTS_LOG2: u32 = 12;
 
 /// Nodes of the first restart of [`Engine::first`]; later ones get multiples (Luby sequence).
 const RESTART_NODES: u64 = 20_000;
@@ -51,6 +58,10 @@ pub(crate) struct Fast<B> {
     pub(super) opens: Vec<B>,
     /// Plan placement index of each placement.
     pub(super) ids: Vec<u32>,
+    /// How many tilings a tiling with each placement stands for: the number of images of a
+    /// placement of the symmetry-breaking type (see [`Plan::reps_of`]), 1 for the others. The
+    /// restricted type has one copy, so a tiling holds at most one weight above 1.
+    pub(super) weights: Vec<u8>,
     /// The board cell of each bit (`u32::MAX` for bits that are no cell).
     pub(super) cell_of_bit: Vec<u32>,
     /// Number of board cells.
@@ -102,6 +113,7 @@ impl<B: CellBits> Fast<B> {
             tys: Vec::new(),
             opens: Vec::new(),
             ids: Vec::new(),
+            weights: Vec::new(),
             cell_of_bit: cell_of_bit(&plan.bit_of, plan.nbits),
             cells: plan.len(),
             open_after: (0..plan.nbits.max(1))
@@ -188,7 +200,7 @@ impl<B: CellBits> Fast<B> {
         debug_assert!(plan.placements.windows(2).all(|w| w[0].ty <= w[1].ty));
         let kept = start[self.nbits];
         (self.masks, self.tys, self.opens) = (vec![B::empty(); kept], vec![0; kept], vec![B::empty(); kept]);
-        self.ids = vec![0; kept];
+        (self.ids, self.weights) = (vec![0; kept], vec![1; kept]);
         let mut next = start.clone();
         for (id, p) in plan.placements.iter().enumerate().filter(|&(id, _)| low_of[id] != u32::MAX) {
             let mask = mask_of(p);
@@ -196,6 +208,7 @@ impl<B: CellBits> Fast<B> {
             (self.masks[*at], self.tys[*at]) = (mask, p.ty as u8);
             self.opens[*at] = self.open_after[mask.highest().unwrap_or(0)];
             self.ids[*at] = id as u32;
+            self.weights[*at] = plan.reps_of(id).map_or(1, |r| r.len() as u8);
             *at += 1;
         }
         self.fit.reserve(kept, self.nbits, self.n_types);
@@ -315,6 +328,38 @@ impl<B: CellBits> Fast<B> {
         Outcome::Complete
     }
 
+    /// [`Engine::count`], with one copy of every type (`ONE`) or not.
+    fn count_as<const ONE: bool>(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        done: &dyn Fn(u64),
+    ) -> (u64, Option<Vec<u32>>, Outcome) {
+        let mut run = Run::<B, ONE>::new(self);
+        let filters = self.filters();
+        (run.pairs, run.triples) = (filters.map(|f| &f.pairs), filters.and_then(|f| f.triples.as_ref()));
+        let window = Window::new(self.span, self.nbits);
+        let mut memo = SubtreeCounts::new(COUNTS_LOG2, COUNTS_BYTES, self.used_bits.unwrap_or(0), window);
+        let (mut total, mut first) = (0u64, None);
+        while let Some(k) = next() {
+            if budget.expired() {
+                return (total, first, Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled)));
+            }
+            let (occ, open, counts) = self.replay(&prefixes[k]);
+            run.reset(&counts, &prefixes[k]);
+            let weight: u64 = prefixes[k].iter().map(|&i| u64::from(self.weights[i as usize])).product();
+            match run.count(occ, open, &mut memo, &mut first, budget) {
+                Ok(n) => {
+                    total += n * weight;
+                    done(n * weight);
+                }
+                Err(r) => return (total, first, Outcome::Stopped(r)),
+            }
+        }
+        (total, first, Outcome::Complete)
+    }
+
     /// The occupancy, open lines and copies left after a prefix.
     fn replay(&self, prefix: &[u32]) -> (B, B, Vec<u32>) {
         let (mut occ, mut open, mut counts) = (self.start, !B::empty(), self.counts.clone());
@@ -379,6 +424,36 @@ impl<B: CellBits> Engine for Fast<B> {
             self.run_as::<true>(prefixes, next, budget, labels, visit)
         } else {
             self.run_as::<false>(prefixes, next, budget, labels, visit)
+        }
+    }
+
+    /// Paths meet the same state again mostly when pieces have identical copies (two copies
+    /// swapped, or a region tiled by other copies of the same types): with one copy of every
+    /// type, remembering live states saves little (a tenth on one-sided pentominoes in 5x18)
+    /// and Burnside's fixed tilings then cost more than visiting each tiling.
+    fn counts_subtrees(&self) -> bool {
+        self.used_bits.is_some() && self.counts.iter().any(|&c| c > 1)
+    }
+
+    fn count(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        done: &dyn Fn(u64),
+    ) -> (u64, Option<Vec<u32>>, Outcome) {
+        if self.used_bits.is_none() {
+            // States are keyed by the copies used: when those do not pack, visit (a found tiling
+            // weighs what its restricted placement does, looked up by plan placement).
+            let heavy: std::collections::HashMap<u32, u64> =
+                (self.ids.iter().zip(&self.weights)).filter(|w| *w.1 > 1).map(|(&id, &w)| (id, u64::from(w))).collect();
+            let weight = |ids: &[u32]| ids.iter().map(|id| heavy.get(id).copied().unwrap_or(1)).product();
+            return count_by_visits(self, (prefixes, next), budget, weight, done);
+        }
+        if self.counts.iter().all(|&c| c == 1) {
+            self.count_as::<true>(prefixes, next, budget, done)
+        } else {
+            self.count_as::<false>(prefixes, next, budget, done)
         }
     }
 

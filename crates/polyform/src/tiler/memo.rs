@@ -336,6 +336,74 @@ impl<B: CellBits> DeadStates<B> {
     }
 }
 
+/// Subtree counts, keyed by `(occupancy, copies used)` like [`DeadStates`]: what remains below a
+/// node depends only on its state, so a count found once serves every path that meets the state
+/// again (a dead state is a count of 0). Keys cut down by a [`Window`] when they fit a word, whole
+/// otherwise; counts stored plus one (0: a free slot). Grows like [`DeadStates`].
+pub(crate) struct SubtreeCounts<B> {
+    table: CountTable<B>,
+    growth: Growth,
+}
+
+/// The table of [`SubtreeCounts`], by how its keys are stored.
+enum CountTable<B> {
+    Short { memo: Memo<u64, u64>, window: Window },
+    Whole(Memo<(B, u64), u64>),
+}
+
+impl<B: CellBits> SubtreeCounts<B> {
+    /// A table of `2^log2` counts growing to at most `max_bytes`, for copies used of `used_bits`
+    /// bits; `window` spans the longest placement.
+    pub(crate) fn new(log2: u32, max_bytes: usize, used_bits: u32, window: Window) -> Self {
+        let short = window.width < 64 && window.bits(used_bits) <= 64;
+        let (table, slot) = if short {
+            (CountTable::Short { memo: Memo::new(log2), window }, 16)
+        } else {
+            (CountTable::Whole(Memo::new(log2)), std::mem::size_of::<((B, u64), u64)>())
+        };
+        SubtreeCounts { table, growth: Growth::new(log2, most_slots(max_bytes, slot)) }
+    }
+
+    /// The count below a state, if known.
+    #[inline(always)]
+    pub(crate) fn get(&self, occ: B, f: usize, used: u64) -> Option<u64> {
+        match &self.table {
+            CountTable::Short { memo, window } => {
+                let key = window.key(occ, f, used);
+                memo.get(key, key)
+            }
+            CountTable::Whole(memo) => memo.get((occ, used), state_hash(occ, used)),
+        }
+        .map(|c| c - 1)
+    }
+
+    /// Records the count below a state (it may push out another), and doubles the table when it
+    /// has taken as many counts as it has slots.
+    #[inline(always)]
+    pub(crate) fn insert(&mut self, occ: B, f: usize, used: u64, count: u64) {
+        match &mut self.table {
+            CountTable::Short { memo, window } => {
+                let key = window.key(occ, f, used);
+                memo.put(key, key, count + 1);
+            }
+            CountTable::Whole(memo) => memo.put((occ, used), state_hash(occ, used), count + 1),
+        }
+        if self.growth.taken() {
+            self.grow();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        match &mut self.table {
+            CountTable::Short { memo, .. } => memo.grow(|&k, _| k),
+            CountTable::Whole(memo) => memo.grow(|&(occ, used), _| state_hash(occ, used)),
+        }
+        self.growth.doubled();
+    }
+}
+
 /// The entries a table of `2^log2` slots takes before it doubles, if it may.
 fn room(log2: u32, max_log2: u32) -> usize {
     if log2 < max_log2 { 1 << log2 } else { usize::MAX }

@@ -16,6 +16,7 @@ mod dlx;
 mod engine;
 mod fast;
 mod fit;
+mod fixed;
 mod memo;
 mod pairs;
 pub mod plan;

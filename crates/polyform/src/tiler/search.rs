@@ -32,7 +32,7 @@ use tessera_core::runtime::{Budget, POLL_INTERVAL, Stop, StopReason};
 use crate::bits::CellBits;
 use crate::tiler::engine::Visit;
 use crate::tiler::fast::{Fast, MAX_TYPES, avail_of};
-use crate::tiler::memo::{DeadStates, PocketResults, Window};
+use crate::tiler::memo::{DeadStates, PocketResults, SubtreeCounts, Window};
 use crate::tiler::pairs::RegionFilter;
 
 /// With this many pieces left or fewer, the pocket check is skipped: the candidate scans and the
@@ -332,6 +332,142 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             self.counts[ty] += 1;
         }
         flow
+    }
+
+    /// Counts the tilings below a node, each weighted by the tilings it stands for (see
+    /// [`Fast::weights`]), with the subtree counts of the states met remembered in `memo`; the
+    /// first tiling met is kept in `first` (plan placement indices) if that is empty.
+    pub(super) fn count(
+        &mut self,
+        occ: B,
+        open: B,
+        memo: &mut SubtreeCounts<B>,
+        first: &mut Option<Vec<u32>>,
+        budget: &mut Budget,
+    ) -> Result<u64, StopReason> {
+        match (!occ).lowest() {
+            None => Ok(self.leaf(first)),
+            Some(f) => match self.t.fitting(f, occ, self.avail) {
+                None => Ok(0),
+                Some((c, fits)) => self.count_below(occ, open, (f, c, fits), memo, first, budget),
+            },
+        }
+    }
+
+    /// [`Run::count`] below a node whose first free cell, first chunk and fitting placements
+    /// in it are `at` (as [`Run::dfs`]).
+    fn count_below(
+        &mut self,
+        occ: B,
+        open: B,
+        at: (usize, usize, u128),
+        memo: &mut SubtreeCounts<B>,
+        first: &mut Option<Vec<u32>>,
+        budget: &mut Budget,
+    ) -> Result<u64, StopReason> {
+        let left = self.t.pieces - self.placed;
+        if left > NO_POCKETS_LEFT && !self.pockets_ok(occ, open) {
+            return Ok(0);
+        }
+        // Dead states in their own narrow table (most states are dead, and that table stays in
+        // cache), live ones with their counts.
+        let remember = left > NO_DEAD_LEFT;
+        if remember {
+            if self.dead.as_ref().is_some_and(|d| d.contains(occ, at.0, self.used)) {
+                return Ok(0);
+            }
+            if let Some(n) = memo.get(occ, at.0, self.used) {
+                return Ok(n);
+            }
+        }
+        if let ControlFlow::Break(r) = self.count_node(budget) {
+            return Err(r);
+        }
+        let t = self.t;
+        let filter = match left {
+            3 => self.pairs,
+            4 => self.triples,
+            _ => None,
+        };
+        let (free, copies) = (!occ, t.all_used - self.used);
+        let mut total = 0u64;
+        let flow = t.each_fitting(at, occ, self.avail, |i| {
+            if let Some(filter) = filter {
+                let rest = free ^ t.masks[i];
+                if rest.lowest().unwrap_or(usize::MAX) >= filter.from
+                    && !filter.may_tile(rest, copies - t.units[usize::from(t.tys[i]) % MAX_TYPES])
+                {
+                    return ControlFlow::Continue(());
+                }
+            }
+            match self.count_child(occ, open, i, memo, first, budget) {
+                Ok(n) => {
+                    total += n * u64::from(t.weights[i]);
+                    ControlFlow::Continue(())
+                }
+                Err(r) => ControlFlow::Break(r),
+            }
+        });
+        if let ControlFlow::Break(r) = flow {
+            return Err(r);
+        }
+        if remember {
+            match self.dead.as_mut() {
+                Some(d) if total == 0 => d.insert(occ, at.0, self.used),
+                _ => memo.insert(occ, at.0, self.used, total),
+            }
+        }
+        Ok(total)
+    }
+
+    /// Places placement `i` on a node and counts below it.
+    #[inline(always)]
+    fn count_child(
+        &mut self,
+        occ: B,
+        open: B,
+        i: usize,
+        memo: &mut SubtreeCounts<B>,
+        first: &mut Option<Vec<u32>>,
+        budget: &mut Budget,
+    ) -> Result<u64, StopReason> {
+        let t = self.t;
+        let (ty, next) = (usize::from(t.tys[i]) % MAX_TYPES, occ | t.masks[i]);
+        let avail = if ONE || self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
+        let (saved, unit) = (self.avail, t.units[ty]);
+        let at = match (!next).lowest() {
+            None => None,
+            Some(f) => match t.fitting(f, next, avail) {
+                None => return Ok(0),
+                Some((c, fits)) => Some((f, c, fits)),
+            },
+        };
+        if !ONE {
+            self.counts[ty] -= 1;
+        }
+        self.avail = avail;
+        self.used += unit;
+        self.path[self.placed] = i as u32;
+        self.placed += 1;
+        let n = match at {
+            None => Ok(self.leaf(first)),
+            Some(at) => self.count_below(next, open & t.opens[i], at, memo, first, budget),
+        };
+        self.placed -= 1;
+        self.used -= unit;
+        self.avail = saved;
+        if !ONE {
+            self.counts[ty] += 1;
+        }
+        n
+    }
+
+    /// A tiling reached by a count: kept if it is the first.
+    fn leaf(&mut self, first: &mut Option<Vec<u32>>) -> u64 {
+        if first.is_none() {
+            *first = Some(self.path[..self.placed].iter().map(|&i| self.t.ids[i as usize]).collect());
+        }
+        1
     }
 
     /// The pocket check, through the cache.

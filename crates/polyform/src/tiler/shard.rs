@@ -141,7 +141,8 @@ impl Tiler {
         let mine: Vec<Vec<u32>> = all.iter().skip(index as usize - 1).step_by(count as usize).cloned().collect();
         let own = CountProgress::new();
         let progress = progress.unwrap_or(&own);
-        let tally = self.tally(Some(Share { prefixes: &mine, progress: Some(progress) }), threads, budget);
+        let tally =
+            self.tally(Some(Share { prefixes: &mine, progress: Some(progress), fixed: index == 1 }), threads, budget);
         Ok(ShardCounts {
             shard: index,
             of: count,
@@ -167,7 +168,8 @@ impl Tiler {
     ) -> (Counts, Option<Solution>) {
         let start = Instant::now();
         let prefixes = self.split(threads * 48);
-        let tally = self.tally(Some(Share { prefixes: &prefixes, progress: Some(progress) }), threads, budget);
+        let tally =
+            self.tally(Some(Share { prefixes: &prefixes, progress: Some(progress), fixed: true }), threads, budget);
         (self.counts_of(&tally, start), tally.sample)
     }
 
@@ -195,8 +197,11 @@ impl Tiler {
             plan.cells_of(p).iter().for_each(|&c| h.word(u64::from(c)));
         }
         h.word(self.symmetries() as u64);
+        // The engine, and how the numerator is split (by stabilisers in every shard, or by
+        // Burnside's lemma with the fixed tilings in the first).
         h.word(match self.engine() {
             EngineKind::Dlx => 2,
+            _ if self.engine.counts_subtrees() => 3,
             _ => 1,
         });
         h.word(shards);

@@ -33,6 +33,7 @@ use crate::tiler::dlx::Dlx;
 use crate::tiler::engine::Engine;
 use crate::tiler::fast::{Fast, MAX_TYPES};
 use crate::tiler::fit::FitTables;
+use crate::tiler::fixed::count_fixed;
 use crate::tiler::plan::{Group, Plan};
 use crate::tiler::problem::{Problem, draw, picture};
 use crate::tiler::shard::CountProgress;
@@ -166,6 +167,10 @@ impl std::fmt::Debug for Tiler {
 pub(super) struct Share<'a> {
     pub(super) prefixes: &'a [Vec<u32>],
     pub(super) progress: Option<&'a CountProgress>,
+    /// Whether this share counts the tilings that the symmetries other than the identity fix,
+    /// when the count finds its classes by Burnside's lemma (exactly one share of a split does;
+    /// see [`Tiler::tally`]).
+    pub(super) fixed: bool,
 }
 
 /// What a count gathers: tilings, the numerator of the distinct count (see [`Tiler::tally`]),
@@ -268,6 +273,9 @@ impl Tiler {
     /// sum divided by `|G|` is the number of classes, and sums over any split of the tilings
     /// add up to the whole one's (unlike numbers of classes, which a split may cut).
     pub(super) fn tally(&self, share: Option<Share<'_>>, threads: usize, budget: &Budget) -> Tally {
+        if let Some(tally) = self.tally_by_counts(share, threads, budget) {
+            return tally;
+        }
         let g = self.symmetries() as u64;
         let progress = share.and_then(|s| s.progress);
         // Per worker: raw and distinct counts (times |G|), the first tiling, and buffers for the
@@ -289,6 +297,43 @@ impl Tiler {
         let (raw, numerator) = accs.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         let sample = accs.into_iter().filter_map(|a| a.2).min();
         Tally { raw, numerator, sample, outcome }
+    }
+
+    /// [`Tiler::tally`] by the engine's own count, which remembers subtree counts (`None` when
+    /// the engine has none). The numerator is then found by Burnside's lemma: `|G|` times the
+    /// classes is the sum over the symmetries `g` of the tilings that `g` fixes, the raw count for
+    /// the identity and [`Tiler::fixed_by`] for the others (added by the share holding the first
+    /// prefix, so that shards still add up).
+    fn tally_by_counts(&self, share: Option<Share<'_>>, threads: usize, budget: &Budget) -> Option<Tally> {
+        if !self.engine.counts_subtrees() {
+            return None;
+        }
+        let progress = share.and_then(|s| s.progress);
+        let init = || (0u64, None::<Vec<u32>>);
+        let (accs, outcome) = self.drive_with(share, threads, budget, init, |acc, prefixes, next, b| {
+            let done = |n: u64| {
+                if let Some(p) = progress {
+                    p.add_found(n);
+                }
+            };
+            let (n, first, outcome) = self.engine.count(prefixes, next, b, &done);
+            acc.0 += n;
+            acc.1 = acc.1.take().or(first);
+            outcome
+        });
+        let raw: u64 = accs.iter().map(|a| a.0).sum();
+        let sample = accs.into_iter().filter_map(|a| a.1).map(|ids| self.found(&ids).sol).min();
+        let mut numerator = raw;
+        if share.is_none_or(|s| s.fixed) && outcome.is_complete() && self.plan.areas_match() {
+            let mut stop = budget.worker();
+            for g in 1..self.plan.symmetries.len() {
+                match count_fixed(&self.plan, g, &mut stop) {
+                    Ok(n) => numerator += n,
+                    Err(r) => return Some(Tally { raw, numerator, sample, outcome: Outcome::Stopped(r) }),
+                }
+            }
+        }
+        Some(Tally { raw, numerator, sample, outcome })
     }
 
     /// The counts of a tally, timed from `start`.
@@ -460,15 +505,35 @@ impl Tiler {
         I: Fn() -> A + Sync,
         F: Fn(&mut A, &[u32], &[char]) -> ControlFlow<()> + Sync,
     {
+        self.drive_with(share, threads, budget, init, |acc, prefixes, next, b| {
+            self.engine.run(prefixes, next, b, labels, &mut |ids, drawn| on_found(acc, ids, drawn))
+        })
+    }
+
+    /// Runs `job` on each worker over the prefixes of `share` (see [`Tiler::drive`]): it takes
+    /// the worker's accumulator, the prefixes, the next prefix to search, and its budget.
+    fn drive_with<A, I, J>(
+        &self,
+        share: Option<Share<'_>>,
+        threads: usize,
+        budget: &Budget,
+        init: I,
+        job: J,
+    ) -> (Vec<A>, Outcome)
+    where
+        A: Send,
+        I: Fn() -> A + Sync,
+        J: Fn(&mut A, &[Vec<u32>], &dyn Fn() -> Option<usize>, &mut Budget) -> Outcome + Sync,
+    {
         if !self.plan.areas_match() {
             return (vec![init()], Outcome::Complete);
         }
         let whole;
-        let Share { prefixes, progress } = match share {
+        let Share { prefixes, progress, .. } = match share {
             Some(share) => share,
             None => {
                 whole = if threads > 1 { self.engine.prefixes(threads * 48) } else { vec![Vec::new()] };
-                Share { prefixes: &whole, progress: None }
+                Share { prefixes: &whole, progress: None, fixed: true }
             }
         };
         if let Some(p) = progress {
@@ -492,7 +557,7 @@ impl Tiler {
                 let k = cursor.fetch_add(1, Ordering::Relaxed);
                 (k < prefixes.len()).then_some(k)
             };
-            let outcome = self.engine.run(prefixes, &next, b, labels, &mut |ids, drawn| on_found(acc, ids, drawn));
+            let outcome = job(acc, prefixes, &next, b);
             if let Outcome::Stopped(r) = outcome {
                 let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());
                 // Keep the root cause, not the cancellations it caused.
@@ -629,8 +694,38 @@ fn fast_engine(plan: &Plan, stop: &mut dyn Stop) -> Option<Box<dyn Engine>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tiler::problem::from_pictures;
-    use tessera_core::geometry::Lattice;
+    use crate::tiler::problem::{PieceSpec, from_pictures};
+    use tessera_core::geometry::{Coord, Lattice};
+
+    /// Counting by subtree counts, with the classes by Burnside's lemma, agrees with dancing
+    /// links, which visits every tiling and asks it for its stabiliser: dominoes and an L
+    /// tromino pair on square boards, lozenges in a triangle-lattice hexagon, two-cell pieces on
+    /// a hex board, and dimers in a cube (boards with many symmetric tilings).
+    #[test]
+    fn counts_by_subtree_counts_agree_with_visits() {
+        let cube: Vec<Coord> = (0..8).map(|k| Coord::at(k & 1, k >> 1 & 1, k >> 2)).collect();
+        let dimer = [Coord::at(0, 0, 0), Coord::at(1, 0, 0)];
+        let problems = [
+            from_pictures(Lattice::Square, "####\n####\n####\n####", &[('D', 8, true, "##")]),
+            from_pictures(Lattice::Square, "#####\n#####\n#####", &[('D', 6, true, "##"), ('L', 1, true, "#.\n##")]),
+            from_pictures(Lattice::Triangle, "..#####.\n.#######\n.#######\n..#####.", &[('Z', 12, true, "##")]),
+            from_pictures(Lattice::Hex, ". # # # .\n # # # #\n. # # # .", &[('D', 5, true, "# #")]),
+            Ok(Problem {
+                lattice: Lattice::Cube,
+                board: cube,
+                pieces: vec![PieceSpec { label: 'D', cells: dimer.to_vec(), count: 4, mirror: true }],
+            }),
+        ];
+        for problem in problems {
+            let problem = problem.unwrap();
+            let fast = Tiler::with_engine(&problem, EngineKind::Fast).unwrap();
+            let by_counts = fast.tally_by_counts(None, 1, &Budget::unlimited()).expect("copies: counted by subtrees");
+            let dlx = Tiler::with_engine(&problem, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
+            assert!(by_counts.raw > 1 && fast.symmetries() > 1, "{problem:?}");
+            assert_eq!((by_counts.raw, by_counts.numerator / fast.symmetries() as u64), (dlx.raw, dlx.distinct));
+            assert!(by_counts.sample.is_some());
+        }
+    }
 
     #[test]
     fn building_the_tables_stops_with_the_budget() {
