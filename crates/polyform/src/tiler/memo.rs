@@ -436,7 +436,7 @@ impl<B: CellBits> PocketResults<B> {
     }
 
     /// The result for `key`, worked out by `check` if it is not known.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get_or(&mut self, key: B, check: impl FnOnce() -> bool) -> bool {
         let (r, taken) = match &mut self.table {
             PocketTable::Packed { table, cells } => {

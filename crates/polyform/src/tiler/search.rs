@@ -366,7 +366,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         budget: &mut Budget,
     ) -> Result<u64, StopReason> {
         let left = self.t.pieces - self.placed;
-        if left > NO_POCKETS_LEFT && !self.pockets_ok(occ, open) {
+        if left > NO_POCKETS_LEFT && !self.pockets_ok_called(occ, open) {
             return Ok(0);
         }
         // Dead states in their own narrow table (most states are dead, and that table stays in
@@ -470,8 +470,15 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         1
     }
 
-    /// The pocket check, through the cache.
-    #[inline]
+    /// [`Run::pockets_ok`], called (the counts' copy: the enumeration's is inlined).
+    #[inline(never)]
+    fn pockets_ok_called(&mut self, occ: B, open: B) -> bool {
+        self.pockets_ok(occ, open)
+    }
+
+    /// The pocket check, through the cache. (Always inlined: with a second caller the compiler
+    /// left it out of line in the enumeration, 7% more instructions on the pentominoes in 6x10.)
+    #[inline(always)]
     fn pockets_ok(&mut self, occ: B, open: B) -> bool {
         let t = self.t;
         self.pockets.get_or(occ & !open, || t.pockets_ok(occ, open))
