@@ -26,7 +26,6 @@ fn check_expected(name: &str, threads: usize) {
 /// `slow_library_counts` counts them, and BENCHMARKS.md times them.
 const SLOW: &[&str] = &[
     "bedlam",
-    "domino-8x8",
     "one-sided-hexiamond-obeirne-hexagon",
     "one-sided-pentomino-5x18",
     "one-sided-pentomino-6x15",
