@@ -420,7 +420,8 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         Ok(total)
     }
 
-    /// Places placement `i` on a node and counts below it.
+    /// Places placement `i` on a node and counts below it. (The same steps as [`Run::child`]:
+    /// one helper taking the step below as a closure cost the enumeration 11% more instructions.)
     #[inline(always)]
     fn count_child(
         &mut self,
