@@ -44,6 +44,8 @@ pub enum StopReason {
     /// An incomplete search (a heuristic) ended without an answer, or does not take such an
     /// instance.
     GaveUp,
+    /// A count outgrew its 64 bits.
+    Overflow,
 }
 
 impl std::fmt::Display for StopReason {
@@ -55,6 +57,7 @@ impl std::fmt::Display for StopReason {
             StopReason::Cancelled => "cancelled",
             StopReason::Visitor => "stopped by the caller",
             StopReason::GaveUp => "gave up (an incomplete search)",
+            StopReason::Overflow => "the count passed 2^64 - 1",
         })
     }
 }

@@ -19,7 +19,7 @@ use crate::tiler::fit::FitTables;
 use crate::tiler::memo::{SubtreeCounts, Window, pack_units};
 use crate::tiler::pairs::{Filters, Piece};
 use crate::tiler::plan::Plan;
-use crate::tiler::search::{Run, dead_log2};
+use crate::tiler::search::{Run, add_weighted, dead_log2};
 
 /// Most piece types the fast search handles (they are tracked in one word).
 pub(crate) const MAX_TYPES: usize = 64;
@@ -349,10 +349,10 @@ impl<B: CellBits> Fast<B> {
             let (occ, open, counts) = self.replay(&prefixes[k]);
             run.reset(&counts, &prefixes[k]);
             let weight: u64 = prefixes[k].iter().map(|&i| u64::from(self.weights[i as usize])).product();
-            match run.count(occ, open, &mut memo, &mut first, budget) {
-                Ok(n) => {
-                    total += n * weight;
-                    done(n * weight);
+            match run.count(occ, open, &mut memo, &mut first, budget).and_then(|n| add_weighted(total, n, weight)) {
+                Ok(sum) => {
+                    done(sum - total);
+                    total = sum;
                 }
                 Err(r) => return (total, first, Outcome::Stopped(r)),
             }

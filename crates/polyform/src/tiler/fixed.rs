@@ -4,7 +4,8 @@
 //! one by one, so it cannot ask each one for its stabiliser; it counts `Fix(g)` apart instead.
 //!
 //! A tiling fixed by `g` is a union of orbits of placements under the powers of `g`: the search
-//! fills the first free cell with a placement and its whole orbit at once (the orbit must lie on
+//! fills the first free cell (in the order of the plan's bit layout, which keeps the front of
+//! filled cells narrow, so that states recur) with a placement and its whole orbit at once (the orbit must lie on
 //! free cells without overlapping itself, and it uses one copy of the type of each of its
 //! placements: a reflection may map a chiral piece to its mirror type). It works on the plan's
 //! own placements (no pruning, no symmetry breaking: it shares no code with the fast engine) and
@@ -22,17 +23,21 @@ pub(crate) fn count_fixed(plan: &Plan, g: usize, stop: &mut dyn Stop) -> Result<
     let orbits = Orbits::new(plan, g);
     let counts: Vec<u32> = plan.types.iter().map(|t| t.count).collect();
     let mut search = Search { orbits: &orbits, memo: HashMap::new(), nodes: 0, stop };
-    search.below(&mut vec![0u64; plan.len().div_ceil(64)], &mut counts.clone())
+    // Bits of the layout that are no board cell start covered.
+    let mut occ = vec![!0u64; plan.nbits.div_ceil(64)];
+    flip(&mut occ, &plan.bit_of);
+    search.below(&mut occ, &mut counts.clone())
 }
 
 /// Every placement's orbit under the powers of one symmetry, filed by the placement's first
 /// cell; only orbits that could be part of a fixed tiling are kept.
 struct Orbits {
-    /// `by_first[c]`: the orbits whose first placement's lowest board cell is `c`.
+    /// `by_first[b]`: the orbits whose first placement's lowest bit is `b`.
     by_first: Vec<Vec<Orbit>>,
 }
 
-/// The cells an orbit covers (as sorted board cells) and the copies of each type it uses.
+/// The cells an orbit covers (as sorted bits of the plan's layout) and the copies of each type
+/// it uses.
 struct Orbit {
     cells: Vec<u32>,
     types: Vec<(usize, u32)>,
@@ -52,10 +57,11 @@ impl Orbits {
             cells.sort_unstable();
             index.get(&(usize::from(map[p.ty]), cells.as_slice())).copied()
         };
-        let mut by_first: Vec<Vec<Orbit>> = (0..plan.len()).map(|_| Vec::new()).collect();
+        let mut by_first: Vec<Vec<Orbit>> = (0..plan.nbits).map(|_| Vec::new()).collect();
         for (k, p) in plan.placements.iter().enumerate() {
             let Some(orbit) = orbit_of(plan, k, &mut image) else { continue };
-            by_first[plan.cells_of(p)[0] as usize].push(orbit);
+            let first = plan.cells_of(p).iter().map(|&c| plan.bit_of[c as usize]).min();
+            by_first[first.unwrap_or(0) as usize].push(orbit);
         }
         Orbits { by_first }
     }
@@ -68,7 +74,7 @@ fn orbit_of(plan: &Plan, k: usize, image: &mut impl FnMut(usize) -> Option<usize
     let mut q = k;
     loop {
         let p = &plan.placements[q];
-        cells.extend_from_slice(plan.cells_of(p));
+        cells.extend(plan.cells_of(p).iter().map(|&c| plan.bit_of[c as usize]));
         match types.iter_mut().find(|t| t.0 == p.ty) {
             Some(t) => t.1 += 1,
             None => types.push((p.ty, 1)),
@@ -122,16 +128,16 @@ impl Search<'_> {
             let below = self.below(occ, left);
             orbit.types.iter().for_each(|&(ty, k)| left[ty] += k);
             flip(occ, &orbit.cells);
-            total += below?;
+            total = super::search::add_weighted(total, below?, 1)?;
         }
         self.memo.insert((occ.clone(), left.clone()), total);
         Ok(total)
     }
 }
 
-/// Toggles `cells` in the bit set `occ`.
-fn flip(occ: &mut [u64], cells: &[u32]) {
-    for &c in cells {
+/// Toggles `bits` in the bit set `occ`.
+fn flip(occ: &mut [u64], bits: &[u32]) {
+    for &c in bits {
         occ[c as usize / 64] ^= 1 << (c % 64);
     }
 }

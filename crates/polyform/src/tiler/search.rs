@@ -400,9 +400,10 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
                     return ControlFlow::Continue(());
                 }
             }
-            match self.count_child(occ, open, i, memo, first, budget) {
-                Ok(n) => {
-                    total += n * u64::from(t.weights[i]);
+            let n = self.count_child(occ, open, i, memo, first, budget);
+            match n.and_then(|n| add_weighted(total, n, t.weights[i].into())) {
+                Ok(sum) => {
+                    total = sum;
                     ControlFlow::Continue(())
                 }
                 Err(r) => ControlFlow::Break(r),
@@ -504,4 +505,10 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             ControlFlow::Break(()) => ControlFlow::Break(StopReason::Visitor),
         }
     }
+}
+
+/// `total + n * weight`, or [`StopReason::Overflow`] past 64 bits (domino tilings of a 14x14
+/// board already number about 10^23).
+pub(super) fn add_weighted(total: u64, n: u64, weight: u64) -> Result<u64, StopReason> {
+    n.checked_mul(weight).and_then(|w| total.checked_add(w)).ok_or(StopReason::Overflow)
 }

@@ -36,6 +36,7 @@ use crate::tiler::fit::FitTables;
 use crate::tiler::fixed::count_fixed;
 use crate::tiler::plan::{Group, Plan};
 use crate::tiler::problem::{Problem, draw, picture};
+use crate::tiler::search::add_weighted;
 use crate::tiler::shard::CountProgress;
 
 /// Most pieces for a single worker to search on the caller's thread (a few hundred bytes of
@@ -321,14 +322,18 @@ impl Tiler {
             acc.1 = acc.1.take().or(first);
             outcome
         });
-        let raw: u64 = accs.iter().map(|a| a.0).sum();
+        let raw = accs.iter().try_fold(0u64, |sum, a| sum.checked_add(a.0));
+        let (raw, outcome) = match raw {
+            Some(raw) => (raw, outcome),
+            None => (u64::MAX, Outcome::Stopped(StopReason::Overflow)),
+        };
         let sample = accs.into_iter().filter_map(|a| a.1).map(|ids| self.found(&ids).sol).min();
         let mut numerator = raw;
         if share.is_none_or(|s| s.fixed) && outcome.is_complete() && self.plan.areas_match() {
             let mut stop = budget.worker();
             for g in 1..self.plan.symmetries.len() {
-                match count_fixed(&self.plan, g, &mut stop) {
-                    Ok(n) => numerator += n,
+                match count_fixed(&self.plan, g, &mut stop).and_then(|n| add_weighted(numerator, n, 1)) {
+                    Ok(sum) => numerator = sum,
                     Err(r) => return Some(Tally { raw, numerator, sample, outcome: Outcome::Stopped(r) }),
                 }
             }
@@ -725,6 +730,23 @@ mod tests {
             assert_eq!((by_counts.raw, by_counts.numerator / fast.symmetries() as u64), (dlx.raw, dlx.distinct));
             assert!(by_counts.sample.is_some());
         }
+    }
+
+    /// Dominoes on a 2 x n strip tile it in Fibonacci(n + 1) ways, and the reflection in the
+    /// long axis fixes as many, so that `|G|` times the classes is over twice the raw count:
+    /// 2 x 90 is counted exactly, 2 x 93 (whose raw count needs 65 bits) says that it overflowed.
+    #[test]
+    fn counts_past_64_bits_say_so() {
+        let strip = |n: usize| {
+            let problem =
+                from_pictures(Lattice::Square, &vec!["#".repeat(n); 2].join("\n"), &[('D', n as u32, true, "##")]);
+            Tiler::new(&problem.unwrap()).unwrap().count(1, &Budget::unlimited())
+        };
+        let fib = |n: usize| (0..n).fold((0u64, 1u64), |(a, b), _| (b, a.wrapping_add(b))).0;
+        let fits = strip(90);
+        assert_eq!((fits.raw, fits.outcome), (fib(91), Outcome::Complete));
+        assert!(fits.distinct > fits.raw / 2, "the reflection in the long axis fixes every tiling");
+        assert_eq!(strip(93).outcome, Outcome::Stopped(StopReason::Overflow));
     }
 
     #[test]
