@@ -8,7 +8,7 @@
 use crate::exact_cover::{Bounds, ExactCover};
 use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict};
 
-use crate::tiler::engine::{Engine, Visit, count_by_visits};
+use crate::tiler::engine::{Engine, Visit};
 use crate::tiler::plan::Plan;
 
 /// The exact-cover formulation of a plan.
@@ -68,17 +68,6 @@ impl Engine for Dlx {
             }
         }
         Outcome::Complete
-    }
-
-    fn count(
-        &self,
-        prefixes: &[Vec<u32>],
-        next: &dyn Fn() -> Option<usize>,
-        budget: &mut Budget,
-        done: &dyn Fn(u64),
-    ) -> (u64, Option<Vec<u32>>, Outcome) {
-        // No symmetry breaking: every solution stands for itself.
-        count_by_visits(self, (prefixes, next), budget, |_| 1, done)
     }
 
     fn first(&self, _seed: u64, _natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {

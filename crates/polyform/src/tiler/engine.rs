@@ -36,35 +36,19 @@ pub(crate) trait Engine: Send + Sync {
     }
     /// Counts the solutions below the prefixes that `next` hands out, each weighted by the
     /// solutions it stands for (the fast engine breaks symmetry), calling `done` with each
-    /// prefix's count as it ends; also gives the first solution met.
+    /// prefix's count as it ends; also gives the first solution met. `None` unless
+    /// [`Engine::counts_subtrees`] (then counts visit every solution through [`Engine::run`]).
     fn count(
         &self,
-        prefixes: &[Vec<u32>],
-        next: &dyn Fn() -> Option<usize>,
-        budget: &mut Budget,
-        done: &dyn Fn(u64),
-    ) -> (u64, Option<Vec<u32>>, Outcome);
+        _prefixes: &[Vec<u32>],
+        _next: &dyn Fn() -> Option<usize>,
+        _budget: &mut Budget,
+        _done: &dyn Fn(u64),
+    ) -> Option<(u64, Option<Vec<u32>>, Outcome)> {
+        None
+    }
     /// Finds one solution (plan placement indices). Engines may randomise their order from
     /// `seed`, after trying their natural order first if `natural_first`; the verdict is
     /// `Infeasible` only when a search ran to its end.
     fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>>;
-}
-
-/// [`Engine::count`] by visiting every solution, each weighing `weight(solution)`.
-pub(crate) fn count_by_visits(
-    engine: &(impl Engine + ?Sized),
-    (prefixes, next): (&[Vec<u32>], &dyn Fn() -> Option<usize>),
-    budget: &mut Budget,
-    weight: impl Fn(&[u32]) -> u64,
-    done: &dyn Fn(u64),
-) -> (u64, Option<Vec<u32>>, Outcome) {
-    let (mut total, mut first) = (0u64, None);
-    let outcome = engine.run(prefixes, next, budget, None, &mut |ids, _| {
-        let w = weight(ids);
-        total += w;
-        done(w);
-        first.get_or_insert_with(|| ids.to_vec());
-        ControlFlow::Continue(())
-    });
-    (total, first, outcome)
 }

@@ -14,7 +14,7 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict};
 
 use crate::bits::CellBits;
-use crate::tiler::engine::{Engine, Visit, count_by_visits};
+use crate::tiler::engine::{Engine, Visit};
 use crate::tiler::fit::FitTables;
 use crate::tiler::memo::{SubtreeCounts, Window, pack_units};
 use crate::tiler::pairs::{Filters, Piece};
@@ -328,15 +328,15 @@ impl<B: CellBits> Fast<B> {
         Outcome::Complete
     }
 
-    /// [`Engine::count`], with one copy of every type (`ONE`) or not.
-    fn count_as<const ONE: bool>(
+    /// [`Engine::count`] (when [`Engine::counts_subtrees`]: some type has copies).
+    fn count_copies(
         &self,
         prefixes: &[Vec<u32>],
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
         done: &dyn Fn(u64),
     ) -> (u64, Option<Vec<u32>>, Outcome) {
-        let mut run = Run::<B, ONE>::new(self);
+        let mut run = Run::<B, false>::new(self);
         let filters = self.filters();
         (run.pairs, run.triples) = (filters.map(|f| &f.pairs), filters.and_then(|f| f.triples.as_ref()));
         let window = Window::new(self.span, self.nbits);
@@ -441,20 +441,9 @@ impl<B: CellBits> Engine for Fast<B> {
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
         done: &dyn Fn(u64),
-    ) -> (u64, Option<Vec<u32>>, Outcome) {
-        if self.used_bits.is_none() {
-            // States are keyed by the copies used: when those do not pack, visit (a found tiling
-            // weighs what its restricted placement does, looked up by plan placement).
-            let heavy: std::collections::HashMap<u32, u64> =
-                (self.ids.iter().zip(&self.weights)).filter(|w| *w.1 > 1).map(|(&id, &w)| (id, u64::from(w))).collect();
-            let weight = |ids: &[u32]| ids.iter().map(|id| heavy.get(id).copied().unwrap_or(1)).product();
-            return count_by_visits(self, (prefixes, next), budget, weight, done);
-        }
-        if self.counts.iter().all(|&c| c == 1) {
-            self.count_as::<true>(prefixes, next, budget, done)
-        } else {
-            self.count_as::<false>(prefixes, next, budget, done)
-        }
+    ) -> Option<(u64, Option<Vec<u32>>, Outcome)> {
+        // States are keyed by the copies used, so they must pack; and with copies, `ONE` is off.
+        self.counts_subtrees().then(|| self.count_copies(prefixes, next, budget, done))
     }
 
     /// Depth-first search in the natural order, then, if that takes long, restarts in random

