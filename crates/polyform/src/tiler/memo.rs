@@ -418,6 +418,9 @@ pub(crate) struct PocketResults<B> {
 
 /// The table of [`PocketResults`], by how its keys are stored.
 enum PocketTable<B> {
+    /// Cut down to the first free cell and the bits after it (see [`Window`]): the covered
+    /// cells decide the open lines too.
+    Narrow { table: NarrowTable, window: Window },
     /// Keyed by the board's bits of that occupancy (`cells`), when the board has at most 62.
     Packed { table: WordTable, cells: u64 },
     /// 1: fine, 2: not.
@@ -425,20 +428,42 @@ enum PocketTable<B> {
 }
 
 impl<B: CellBits> PocketResults<B> {
-    /// A table of `2^log2` results, growing to at most `max_bytes`, for a board of `nbits` bits.
-    pub(crate) fn new(log2: u32, max_bytes: usize, nbits: usize) -> Self {
-        let (table, slot) = if B::CAPACITY == 64 && nbits <= 62 {
-            (PocketTable::Packed { table: WordTable::new(log2), cells: B::below(nbits).word_at(0) }, 8)
+    /// A table of `2^log2` results, growing to at most `max_bytes`, for a board of `nbits` bits;
+    /// `window` spans the longest placement.
+    pub(crate) fn new(log2: u32, max_bytes: usize, nbits: usize, window: Window) -> Self {
+        let (table, slot, max_log2) = if window.fits(0, log2) {
+            let table = NarrowTable::new(log2, window.bits(0));
+            let most = most_slots(max_bytes, 4).min(window.bits(0));
+            (PocketTable::Narrow { table, window }, 4, Some(most))
+        } else if B::CAPACITY == 64 && nbits <= 62 {
+            (PocketTable::Packed { table: WordTable::new(log2), cells: B::below(nbits).word_at(0) }, 8, None)
         } else {
-            (PocketTable::Whole(Memo::new(log2)), std::mem::size_of::<(B, u8)>())
+            (PocketTable::Whole(Memo::new(log2)), std::mem::size_of::<(B, u8)>(), None)
         };
-        PocketResults { table, growth: Growth::new(log2, most_slots(max_bytes, slot)) }
+        let log2 = match &table {
+            PocketTable::Narrow { table, .. } => table.slots.len().ilog2(),
+            _ => log2,
+        };
+        PocketResults { table, growth: Growth::new(log2, max_log2.unwrap_or_else(|| most_slots(max_bytes, slot))) }
     }
 
-    /// The result for `key`, worked out by `check` if it is not known.
+    /// The result for the node with occupancy `occ`, first free cell `f` and open lines `open`,
+    /// worked out by `check` if it is not known.
     #[inline(always)]
-    pub(crate) fn get_or(&mut self, key: B, check: impl FnOnce() -> bool) -> bool {
+    pub(crate) fn get_or(&mut self, occ: B, f: usize, open: B, check: impl FnOnce() -> bool) -> bool {
+        let key = occ & !open;
         let (r, taken) = match &mut self.table {
+            PocketTable::Narrow { table, window } => {
+                let k = window.key(occ, f, 0);
+                match table.get(k) {
+                    Some(r) => (r, false),
+                    None => {
+                        let r = check();
+                        table.put(k, r);
+                        (r, true)
+                    }
+                }
+            }
             PocketTable::Packed { table, cells } => {
                 let k = key.word_at(0) & *cells;
                 match table.get(k) {
@@ -473,6 +498,7 @@ impl<B: CellBits> PocketResults<B> {
     #[inline(never)]
     fn grow(&mut self) {
         match &mut self.table {
+            PocketTable::Narrow { table, .. } => table.grow(),
             PocketTable::Packed { table, .. } => table.grow(),
             PocketTable::Whole(memo) => memo.grow(|key, _| key.digest()),
         }
@@ -630,16 +656,23 @@ mod tests {
         /// Pocket results are worked out once and then remembered, packed or whole.
         #[test]
         fn pocket_results_are_remembered(keys in proptest::collection::vec(any::<u64>(), 1..40)) {
-            // From 16 slots, doubling up to 4 KB.
-            let mut packed = PocketResults::<Bitboard>::new(4, 4096, 60);
-            let mut whole = PocketResults::<WideBits<2>>::new(4, 4096, 100);
+            // From 16 slots, doubling up to 4 KB; a window too wide for narrow keys, and one
+            // that fits (20 bits after the first free cell, bit 0).
+            let wide = Window::new(64, 100);
+            let mut packed = PocketResults::<Bitboard>::new(4, 4096, 60, wide);
+            let mut whole = PocketResults::<WideBits<2>>::new(4, 4096, 100, wide);
+            let mut narrow = PocketResults::<Bitboard>::new(4, 4096, 60, Window::new(20, 60));
+            let none = Bitboard(0);
             for &k in &keys {
                 let ok = k % 3 != 0;
                 let key = Bitboard(k & ((1 << 60) - 1));
-                prop_assert_eq!(packed.get_or(key, || ok), ok);
-                prop_assert_eq!(packed.get_or(key, || !ok), ok, "remembered");
-                prop_assert_eq!(whole.get_or(WideBits([k, 1]), || ok), ok);
-                prop_assert_eq!(whole.get_or(WideBits([k, 1]), || !ok), ok, "remembered");
+                prop_assert_eq!(packed.get_or(key, 0, none, || ok), ok);
+                prop_assert_eq!(packed.get_or(key, 0, none, || !ok), ok, "remembered");
+                prop_assert_eq!(whole.get_or(WideBits([k, 1]), 0, WideBits([0, 0]), || ok), ok);
+                prop_assert_eq!(whole.get_or(WideBits([k, 1]), 0, WideBits([0, 0]), || !ok), ok, "remembered");
+                let (bits, ok) = (k & 0xf_ffff, (k & 0xf_ffff) % 3 != 0);
+                prop_assert_eq!(narrow.get_or(Bitboard(bits << 1), 0, none, || ok), ok);
+                prop_assert_eq!(narrow.get_or(Bitboard(bits << 1), 0, none, || !ok), ok, "remembered");
             }
             // As many results as slots: doubled.
             prop_assert_eq!(packed.log2() > 4, whole.log2() > 4);

@@ -114,7 +114,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             dead: t
                 .used_bits
                 .map(|bits| DeadStates::new(t.dead_log2, DEAD_BYTES, t.nbits, bits, Window::new(t.span, t.nbits))),
-            pockets: PocketResults::new(pockets_log2, POCKETS_BYTES, t.nbits),
+            pockets: PocketResults::new(pockets_log2, POCKETS_BYTES, t.nbits, Window::new(t.span, t.nbits)),
             path: vec![0; t.pieces],
             placed: 0,
             cand: Vec::new(),
@@ -172,7 +172,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         // Prune: a pocket cannot be filled, or the state is known dead (the pocket check first:
         // its table is the smaller, and a quarter of the nodes it prunes spare a dead-state read).
         let remember = self.placed + NO_DEAD_LEFT < self.t.pieces;
-        if (self.placed + NO_POCKETS_LEFT < self.t.pieces && !self.pockets_ok(occ, open))
+        if (self.placed + NO_POCKETS_LEFT < self.t.pieces && !self.pockets_ok(occ, at.0, open))
             || (remember && self.dead.as_ref().is_some_and(|d| d.contains(occ, at.0, self.used)))
         {
             return ControlFlow::Continue(());
@@ -366,7 +366,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         budget: &mut Budget,
     ) -> Result<u64, StopReason> {
         let left = self.t.pieces - self.placed;
-        if left > NO_POCKETS_LEFT && !self.pockets_ok_called(occ, open) {
+        if left > NO_POCKETS_LEFT && !self.pockets_ok_called(occ, at.0, open) {
             return Ok(0);
         }
         // Dead states in their own narrow table (most states are dead, and that table stays in
@@ -474,16 +474,16 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
 
     /// [`Run::pockets_ok`], called (the counts' copy: the enumeration's is inlined).
     #[inline(never)]
-    fn pockets_ok_called(&mut self, occ: B, open: B) -> bool {
-        self.pockets_ok(occ, open)
+    fn pockets_ok_called(&mut self, occ: B, f: usize, open: B) -> bool {
+        self.pockets_ok(occ, f, open)
     }
 
     /// The pocket check, through the cache. (Always inlined: with a second caller the compiler
     /// left it out of line in the enumeration, 7% more instructions on the pentominoes in 6x10.)
     #[inline(always)]
-    fn pockets_ok(&mut self, occ: B, open: B) -> bool {
+    fn pockets_ok(&mut self, occ: B, f: usize, open: B) -> bool {
         let t = self.t;
-        self.pockets.get_or(occ & !open, || t.pockets_ok(occ, open))
+        self.pockets.get_or(occ, f, open, || t.pockets_ok(occ, open))
     }
 
     fn found(&mut self, visit: &mut Visit<'_>) -> ControlFlow<StopReason> {
