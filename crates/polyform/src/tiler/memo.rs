@@ -1,6 +1,7 @@
 //! The search's memory: states known to hold no tiling, and pocket-check results.
 
 use crate::bits::CellBits;
+use crate::tiler::slots::Slots;
 
 /// Bit fields, one per type, wide enough to count its copies: the unit of each field and the
 /// bits they take in all, or `None` if they need more than 63 bits.
@@ -62,7 +63,7 @@ impl<K: Copy + Eq + Default, V: Copy + Eq + Default> Memo<K, V> {
 /// holds `1 << 63 | value << 62 | key` (0: free). Half the memory of a [`Memo`] with a whole
 /// key, so twice the entries per cache line.
 pub(crate) struct WordTable {
-    slots: Vec<u64>,
+    slots: Slots<u64>,
     shift: u32,
 }
 
@@ -70,15 +71,9 @@ pub(crate) struct WordTable {
 const WORD_KEYS: u64 = 1 << 62;
 
 impl WordTable {
-    /// A table of `2^log2` free slots, written now. Zeroed memory from the system is mapped
-    /// lazily: a search would first read a page (mapping the shared zero page) and later write
-    /// it (a second fault, which with two threads running also flushes the other processor's
-    /// TLB). Writing the slots up front takes one fault a page, in the thread that will use them.
+    /// A table of `2^log2` free slots, written now (see [`Slots::zeroed`]).
     fn new(log2: u32) -> Self {
-        let mut slots = Vec::with_capacity(1 << log2);
-        // Opaque, so that the writes are not turned back into a request for zeroed memory.
-        slots.resize(1 << log2, std::hint::black_box(0));
-        WordTable { slots, shift: 64 - log2 }
+        WordTable { slots: Slots::zeroed(1 << log2), shift: 64 - log2 }
     }
     /// The value stored with `key`, if any.
     #[inline]
@@ -113,7 +108,7 @@ impl WordTable {
 /// Half the memory of a [`WordTable`], a quarter of a [`Memo`] of one-word keys: the tables a
 /// search reads at every node stay in the processor's cache.
 pub(crate) struct NarrowTable {
-    slots: Vec<u32>,
+    slots: Slots<u32>,
     /// `2^bits - 1`.
     keys: u64,
     rest: u32,
@@ -132,9 +127,7 @@ impl NarrowTable {
     fn new(log2: u32, bits: u32) -> Self {
         debug_assert!(bits <= 63 && bits <= log2 + Self::REST_MAX);
         let log2 = log2.min(bits);
-        let mut slots = Vec::with_capacity(1 << log2);
-        slots.resize(1 << log2, std::hint::black_box(0));
-        NarrowTable { slots, keys: (1 << bits) - 1, rest: bits - log2 }
+        NarrowTable { slots: Slots::zeroed(1 << log2), keys: (1 << bits) - 1, rest: bits - log2 }
     }
     /// The slot of `key` and what it holds (value bit clear) when the key is in.
     #[inline(always)]
@@ -164,8 +157,7 @@ impl NarrowTable {
     fn grow(&mut self) {
         debug_assert!(self.rest > 0, "a slot keeps at least one bit of a key");
         let rest = self.rest - 1;
-        let mut slots = Vec::with_capacity(self.slots.len() * 2);
-        slots.resize(self.slots.len() * 2, std::hint::black_box(0));
+        let mut slots = Slots::zeroed(self.slots.len() * 2);
         for (s, &slot) in self.slots.iter().enumerate().filter(|&(_, &slot)| slot & MARK != 0) {
             slots[s << 1 | (slot >> rest) as usize & 1] = slot;
         }

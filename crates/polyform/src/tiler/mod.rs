@@ -23,6 +23,7 @@ pub mod plan;
 pub mod problem;
 mod search;
 mod shard;
+mod slots;
 mod solver;
 
 pub use problem::{PieceSpec, Problem};
