@@ -86,6 +86,10 @@ impl WordTable {
         debug_assert!(key < WORD_KEYS);
         self.slots[slot(key, self.shift)] = 1 << 63 | u64::from(value) << 62 | key;
     }
+    /// The keys held.
+    fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.slots.iter().filter(|&&s| s >> 63 == 1).map(|&s| s & (WORD_KEYS - 1))
+    }
     /// Doubles the slots, keeping every entry (as [`Memo::grow`]).
     fn grow(&mut self) {
         let mut grown = WordTable::new(64 - self.shift + 1);
@@ -260,6 +264,14 @@ enum DeadTable<B> {
         cells: u64,
         nbits: u32,
     },
+    /// Cut down as in `Narrow`, to a key of `bits` bits, too long for narrow slots while the
+    /// table is small but within 62 bits, kept whole in a [`WordTable`] (twice the memory a
+    /// slot, a quarter of a `Whole` one's).
+    Windowed {
+        table: WordTable,
+        window: Window,
+        bits: u32,
+    },
     Whole(Memo<B, u64>),
 }
 
@@ -275,6 +287,12 @@ impl<B: CellBits> DeadStates<B> {
         } else if B::CAPACITY == 64 && nbits as u32 + used_bits <= 62 {
             let cells = B::below(nbits).word_at(0);
             (DeadTable::Packed { table: WordTable::new(log2), cells, nbits: nbits as u32 }, most(8))
+        } else if window.width < 64 && window.bits(used_bits) <= 62 {
+            // Narrow slots once the table has grown enough of them (see `grow`), if it may.
+            let bits = window.bits(used_bits);
+            let narrow = bits - NarrowTable::REST_MAX <= most(4);
+            let table = DeadTable::Windowed { table: WordTable::new(log2), window, bits };
+            (table, if narrow { most(4).min(bits) } else { most(8) })
         } else {
             (DeadTable::Whole(Memo::new(log2)), most(std::mem::size_of::<(B, u64)>()))
         };
@@ -291,6 +309,7 @@ impl<B: CellBits> DeadStates<B> {
         match &self.table {
             DeadTable::Narrow { table, window } => table.get(window.key(occ, f, used)).is_some(),
             DeadTable::Packed { table, cells, nbits } => table.get(occ.word_at(0) & cells | used << nbits).is_some(),
+            DeadTable::Windowed { table, window, .. } => table.get(window.key(occ, f, used)).is_some(),
             DeadTable::Whole(memo) => memo.get(occ, state_hash(occ, used)) == Some(used + 1),
         }
     }
@@ -302,6 +321,7 @@ impl<B: CellBits> DeadStates<B> {
         match &mut self.table {
             DeadTable::Narrow { table, window } => table.put(window.key(occ, f, used), true),
             DeadTable::Packed { table, cells, nbits } => table.put(occ.word_at(0) & *cells | used << *nbits, true),
+            DeadTable::Windowed { table, window, .. } => table.put(window.key(occ, f, used), true),
             DeadTable::Whole(memo) => memo.put(occ, state_hash(occ, used), used + 1),
         }
         if self.growth.taken() {
@@ -313,9 +333,19 @@ impl<B: CellBits> DeadStates<B> {
     #[cold]
     #[inline(never)]
     fn grow(&mut self) {
+        let log2 = self.growth.log2 + 1;
         match &mut self.table {
             DeadTable::Narrow { table, .. } => table.grow(),
-            DeadTable::Packed { table, .. } => table.grow(),
+            // Doubled, the slots would keep every key in narrow ones: four bytes a slot, not
+            // eight, so twice the states in the same memory.
+            DeadTable::Windowed { table, window, bits } if *bits <= log2 + NarrowTable::REST_MAX => {
+                let mut narrow = NarrowTable::new(log2, *bits);
+                for key in table.keys() {
+                    narrow.put(key, true);
+                }
+                self.table = DeadTable::Narrow { table: narrow, window: *window };
+            }
+            DeadTable::Packed { table, .. } | DeadTable::Windowed { table, .. } => table.grow(),
             DeadTable::Whole(memo) => memo.grow(|&occ, &v| state_hash(occ, v - 1)),
         }
         self.growth.doubled();
@@ -557,6 +587,36 @@ mod tests {
         assert_eq!(log2.last(), Some(&8));
         let (occ, f, used) = state(1999 * 7919 % 1_000_003);
         assert!(dead.contains(occ, f, used));
+    }
+
+    /// Keys too long for narrow slots while the table is small go whole into word slots; once
+    /// the table has doubled enough for narrow slots to keep them, it moves every state over, and
+    /// a state it reports was put in.
+    #[test]
+    fn windowed_dead_states_turn_narrow_as_the_table_grows() {
+        // A window of 20 bits, 7 bits of first free cell and 10 of copies: 37 bits, narrow from
+        // 2^7 slots; two words of board, so no packed keys. Bound: 2^9 narrow slots (2 KB).
+        let mut dead = DeadStates::<WideBits<2>>::new(4, 2048, 100, 10, Window::new(20, 100));
+        assert!(matches!(dead.table, DeadTable::Windowed { .. }));
+        let state = |k: u64| (WideBits([((1 << 40) - 1) | (k % (1 << 19)) << 41, 0]), 40, k >> 19);
+        let mut put = Vec::new();
+        for k in 0..3000u64 {
+            let (occ, f, used) = state(k.wrapping_mul(0x9e37_79b9) % (1 << 25));
+            dead.insert(occ, f, used);
+            assert!(dead.contains(occ, f, used), "the state just put in");
+            put.push((occ, used));
+            if k == 40 {
+                assert!(matches!(dead.table, DeadTable::Windowed { .. }), "word slots while small");
+            }
+        }
+        assert!(matches!(dead.table, DeadTable::Narrow { .. }));
+        assert_eq!(dead.log2(), 9);
+        for k in 0..20_000u64 {
+            let (occ, f, used) = state(k.wrapping_mul(0x51_7cc1_b727) % (1 << 25));
+            if dead.contains(occ, f, used) {
+                assert!(put.contains(&(occ, used)), "never invents a state");
+            }
+        }
     }
 
     /// A narrow table holding one key answers for it alone: every other key of 10 bits (in a
