@@ -426,6 +426,19 @@ impl<B: CellBits> SubtreeCounts<B> {
     }
 }
 
+/// `known`, or else `check`'s answer, then kept with `keep`; with whether it was kept.
+#[inline(always)]
+fn known_or(known: Option<bool>, check: impl FnOnce() -> bool, keep: impl FnOnce(bool)) -> (bool, bool) {
+    match known {
+        Some(r) => (r, false),
+        None => {
+            let r = check();
+            keep(r);
+            (r, true)
+        }
+    }
+}
+
 /// The entries a table of `2^log2` slots takes before it doubles, if it may.
 fn room(log2: u32, max_log2: u32) -> usize {
     if log2 < max_log2 { 1 << log2 } else { usize::MAX }
@@ -477,36 +490,15 @@ impl<B: CellBits> PocketResults<B> {
         let (r, taken) = match &mut self.table {
             PocketTable::Narrow { table, window } => {
                 let k = window.key(occ, f, 0);
-                match table.get(k) {
-                    Some(r) => (r, false),
-                    None => {
-                        let r = check();
-                        table.put(k, r);
-                        (r, true)
-                    }
-                }
+                known_or(table.get(k), check, |r| table.put(k, r))
             }
             PocketTable::Packed { table, cells } => {
                 let k = key.word_at(0) & *cells;
-                match table.get(k) {
-                    Some(r) => (r, false),
-                    None => {
-                        let r = check();
-                        table.put(k, r);
-                        (r, true)
-                    }
-                }
+                known_or(table.get(k), check, |r| table.put(k, r))
             }
             PocketTable::Whole(memo) => {
                 let hash = key.digest();
-                match memo.get(key, hash) {
-                    Some(r) => (r == 1, false),
-                    None => {
-                        let r = check();
-                        memo.put(key, hash, if r { 1 } else { 2 });
-                        (r, true)
-                    }
-                }
+                known_or(memo.get(key, hash).map(|r| r == 1), check, |r| memo.put(key, hash, if r { 1 } else { 2 }))
             }
         };
         if taken && self.growth.taken() {
