@@ -290,7 +290,7 @@ impl<B: CellBits> DeadStates<B> {
         } else if window.width < 64 && window.bits(used_bits) <= 62 {
             // Narrow slots once the table has grown enough of them (see `grow`), if it may.
             let bits = window.bits(used_bits);
-            let narrow = bits - NarrowTable::REST_MAX <= most(4);
+            let narrow = bits.saturating_sub(NarrowTable::REST_MAX) <= most(4);
             let table = DeadTable::Windowed { table: WordTable::new(log2), window, bits };
             (table, if narrow { most(4).min(bits) } else { most(8) })
         } else {
@@ -466,38 +466,37 @@ impl<B: CellBits> PocketResults<B> {
     /// A table of `2^log2` results, growing to at most `max_bytes`, for a board of `nbits` bits;
     /// `window` spans the longest placement.
     pub(crate) fn new(log2: u32, max_bytes: usize, nbits: usize, window: Window) -> Self {
-        let (table, slot, max_log2) = if window.fits(0, log2) {
+        let most = |slot: usize| most_slots(max_bytes, slot);
+        let (table, max_log2) = if window.fits(0, log2) {
             let table = NarrowTable::new(log2, window.bits(0));
-            let most = most_slots(max_bytes, 4).min(window.bits(0));
-            (PocketTable::Narrow { table, window }, 4, Some(most))
+            (PocketTable::Narrow { table, window }, most(4).min(window.bits(0)))
         } else if B::CAPACITY == 64 && nbits <= 62 {
-            (PocketTable::Packed { table: WordTable::new(log2), cells: B::below(nbits).word_at(0) }, 8, None)
+            (PocketTable::Packed { table: WordTable::new(log2), cells: B::below(nbits).word_at(0) }, most(8))
         } else {
-            (PocketTable::Whole(Memo::new(log2)), std::mem::size_of::<(B, u8)>(), None)
+            (PocketTable::Whole(Memo::new(log2)), most(std::mem::size_of::<(B, u8)>()))
         };
         let log2 = match &table {
             PocketTable::Narrow { table, .. } => table.slots.len().ilog2(),
             _ => log2,
         };
-        PocketResults { table, growth: Growth::new(log2, max_log2.unwrap_or_else(|| most_slots(max_bytes, slot))) }
+        PocketResults { table, growth: Growth::new(log2, max_log2) }
     }
 
     /// The result for the node with occupancy `occ`, first free cell `f` and open lines `open`,
     /// worked out by `check` if it is not known.
     #[inline(always)]
     pub(crate) fn get_or(&mut self, occ: B, f: usize, open: B, check: impl FnOnce() -> bool) -> bool {
-        let key = occ & !open;
         let (r, taken) = match &mut self.table {
             PocketTable::Narrow { table, window } => {
                 let k = window.key(occ, f, 0);
                 known_or(table.get(k), check, |r| table.put(k, r))
             }
             PocketTable::Packed { table, cells } => {
-                let k = key.word_at(0) & *cells;
+                let k = (occ & !open).word_at(0) & *cells;
                 known_or(table.get(k), check, |r| table.put(k, r))
             }
             PocketTable::Whole(memo) => {
-                let hash = key.digest();
+                let (key, hash) = (occ & !open, (occ & !open).digest());
                 known_or(memo.get(key, hash).map(|r| r == 1), check, |r| memo.put(key, hash, if r { 1 } else { 2 }))
             }
         };
