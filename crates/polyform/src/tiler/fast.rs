@@ -31,6 +31,11 @@ const STEPS: usize = 4;
 /// Most memory of one worker's table of subtree counts, grown.
 const COUNTS_BYTES: usize = 512 << 20;
 
+/// Tables of at least this many bytes in all (pocket results and dead states) are too big for
+/// the processor's nearer caches: a node then prefetches its children's slots (see
+/// [`Fast::prefetch_bytes`]).
+const PREFETCH_BYTES: usize = 1 << 20;
+
 /// Log2 of the slots a worker's table of subtree counts starts with (it grows with the states
 /// met).
 const COUNTS_LOG2: u32 = 12;
@@ -94,6 +99,9 @@ pub(crate) struct Fast<B> {
     /// Log2 of the slots each search's table of dead states starts with (see
     /// [`search::dead_log2`](crate::tiler::search::dead_log2)).
     pub(super) dead_log2: u32,
+    /// A node prefetches its children's table slots once a search's tables take this many
+    /// bytes ([`PREFETCH_BYTES`]; below, they stay in cache and the prefetches only cost).
+    pub(super) prefetch_bytes: usize,
 }
 
 impl<B: CellBits> Fast<B> {
@@ -130,6 +138,7 @@ impl<B: CellBits> Fast<B> {
             all_used: 0,
             span: 0,
             dead_log2: 0,
+            prefetch_bytes: PREFETCH_BYTES,
         };
         let (mut up, mut down) = (0, 0);
         for (delta, bits) in &plan.shifts {
@@ -570,10 +579,29 @@ mod tests {
         let mut fast = Fast::<WideBits<2>>::new(&plan, &mut Budget::unlimited().worker()).unwrap();
         let expected = tilings(&crate::tiler::dlx::Dlx::new(&plan));
         assert!(!expected.is_empty());
-        // Keys of 41 bits: whole in a table of 16 slots, narrow in one of 2^11.
-        for log2 in [4, 11] {
-            fast.dead_log2 = log2;
-            assert_eq!(tilings(&fast), expected, "from 2^{log2} slots");
+        // Keys of 41 bits: whole in a table of 16 slots, narrow in one of 2^11; with children's
+        // slots prefetched at every node, and never.
+        for (log2, prefetch_bytes) in [(4, 0), (11, 0), (11, usize::MAX)] {
+            (fast.dead_log2, fast.prefetch_bytes) = (log2, prefetch_bytes);
+            assert_eq!(tilings(&fast), expected, "from 2^{log2} slots, prefetch from {prefetch_bytes} bytes");
+        }
+    }
+
+    /// A count by subtrees (a type with copies) gives the number of tilings that dancing links
+    /// lists, with the children's table slots prefetched at every node and never.
+    #[test]
+    fn counts_by_subtrees_with_and_without_prefetching() {
+        let pieces = [('L', 3, true, "#.\n#.\n##"), ('I', 1, true, "####"), ('T', 2, true, "###\n.#.")];
+        let (plan, mut fast) = engine("#######\n#######\n#######\n###....", &pieces);
+        assert!(plan.restriction.is_none() && fast.counts_subtrees());
+        let expected = tilings(&crate::tiler::dlx::Dlx::new(&plan)).len() as u64;
+        assert!(expected > 0);
+        for prefetch_bytes in [0, usize::MAX] {
+            fast.prefetch_bytes = prefetch_bytes;
+            let (taken, mut budget) = (std::cell::Cell::new(false), Budget::unlimited());
+            let next = || (!taken.replace(true)).then_some(0);
+            let (n, _, outcome) = fast.count(&[Vec::new()], &next, &mut budget, &|_| {}).unwrap();
+            assert_eq!((n, outcome), (expected, Outcome::Complete), "prefetch from {prefetch_bytes} bytes");
         }
     }
 

@@ -43,6 +43,13 @@ impl<K: Copy + Eq + Default, V: Copy + Eq + Default> Memo<K, V> {
         let (k, v) = self.slots[slot(hash, self.shift)];
         (v != V::default() && k == key).then_some(v)
     }
+    /// Starts loading the slot of `hash` (see [`Slots::prefetch`]).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, hash: u64) {
+        if let Some(entry) = self.slots.get(slot(hash, self.shift)) {
+            mem_prefetch::prefetch_read_data::<_, 3>(entry);
+        }
+    }
     #[inline]
     pub(crate) fn put(&mut self, key: K, hash: u64, value: V) {
         debug_assert!(value != V::default());
@@ -80,6 +87,11 @@ impl WordTable {
     fn get(&self, key: u64) -> Option<bool> {
         let s = self.slots[slot(key, self.shift)];
         (s >> 63 == 1 && s & (WORD_KEYS - 1) == key).then_some(s >> 62 & 1 == 1)
+    }
+    /// Starts loading the slot of `key` (see [`Slots::prefetch`]).
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        self.slots.prefetch(slot(key, self.shift));
     }
     #[inline]
     fn put(&mut self, key: u64, value: bool) {
@@ -149,6 +161,11 @@ impl NarrowTable {
         let slot = self.slots[s];
         (slot & !VALUE == mark).then_some(slot & VALUE != 0)
     }
+    /// Starts loading the slot of `key` (see [`Slots::prefetch`]).
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        self.slots.prefetch(self.split(key).0);
+    }
     #[inline(always)]
     fn put(&mut self, key: u64, value: bool) {
         let (s, mark) = self.split(key);
@@ -212,6 +229,8 @@ impl Window {
 pub(crate) struct DeadStates<B> {
     table: DeadTable<B>,
     growth: Growth,
+    /// Bytes of the table now.
+    pub(crate) bytes: usize,
 }
 
 /// When a table doubles: each time it has taken as many entries as it has slots (by then a
@@ -300,7 +319,20 @@ impl<B: CellBits> DeadStates<B> {
             DeadTable::Narrow { table, .. } => table.slots.len().ilog2(),
             _ => log2,
         };
-        DeadStates { table, growth: Growth::new(log2, max_log2) }
+        let mut dead = DeadStates { table, growth: Growth::new(log2, max_log2), bytes: 0 };
+        dead.bytes = dead.table_bytes();
+        dead
+    }
+
+    /// Bytes of the table's slots.
+    fn table_bytes(&self) -> usize {
+        match &self.table {
+            DeadTable::Narrow { table, .. } => std::mem::size_of_val(&table.slots[..]),
+            DeadTable::Packed { table, .. } | DeadTable::Windowed { table, .. } => {
+                std::mem::size_of_val(&table.slots[..])
+            }
+            DeadTable::Whole(memo) => std::mem::size_of_val(&memo.slots[..]),
+        }
     }
 
     /// Whether the state is known dead.
@@ -311,6 +343,17 @@ impl<B: CellBits> DeadStates<B> {
             DeadTable::Packed { table, cells, nbits } => table.get(occ.word_at(0) & cells | used << nbits).is_some(),
             DeadTable::Windowed { table, window, .. } => table.get(window.key(occ, f, used)).is_some(),
             DeadTable::Whole(memo) => memo.get(occ, state_hash(occ, used)) == Some(used + 1),
+        }
+    }
+
+    /// Starts loading the slot of a state that [`DeadStates::contains`] will soon be asked about.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, occ: B, f: usize, used: u64) {
+        match &self.table {
+            DeadTable::Narrow { table, window } => table.prefetch(window.key(occ, f, used)),
+            DeadTable::Packed { table, cells, nbits } => table.prefetch(occ.word_at(0) & cells | used << nbits),
+            DeadTable::Windowed { table, window, .. } => table.prefetch(window.key(occ, f, used)),
+            DeadTable::Whole(_) => {}
         }
     }
 
@@ -349,6 +392,7 @@ impl<B: CellBits> DeadStates<B> {
             DeadTable::Whole(memo) => memo.grow(|&occ, &v| state_hash(occ, v - 1)),
         }
         self.growth.doubled();
+        self.bytes = self.table_bytes();
     }
 
     /// Log2 of the table's slots.
@@ -384,6 +428,15 @@ impl<B: CellBits> SubtreeCounts<B> {
             (CountTable::Whole(Memo::new(log2)), std::mem::size_of::<((B, u64), u64)>())
         };
         SubtreeCounts { table, growth: Growth::new(log2, most_slots(max_bytes, slot)) }
+    }
+
+    /// Starts loading the slot of a state that [`SubtreeCounts::get`] will soon be asked about.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, occ: B, f: usize, used: u64) {
+        if let CountTable::Short { memo, window } = &self.table {
+            let key = window.key(occ, f, used);
+            memo.prefetch(key);
+        }
     }
 
     /// The count below a state, if known.
@@ -449,6 +502,8 @@ fn room(log2: u32, max_log2: u32) -> usize {
 pub(crate) struct PocketResults<B> {
     table: PocketTable<B>,
     growth: Growth,
+    /// Bytes of the table now.
+    pub(crate) bytes: usize,
 }
 
 /// The table of [`PocketResults`], by how its keys are stored.
@@ -479,7 +534,18 @@ impl<B: CellBits> PocketResults<B> {
             PocketTable::Narrow { table, .. } => table.slots.len().ilog2(),
             _ => log2,
         };
-        PocketResults { table, growth: Growth::new(log2, max_log2) }
+        let mut results = PocketResults { table, growth: Growth::new(log2, max_log2), bytes: 0 };
+        results.bytes = results.table_bytes();
+        results
+    }
+
+    /// Bytes of the table's slots.
+    fn table_bytes(&self) -> usize {
+        match &self.table {
+            PocketTable::Narrow { table, .. } => std::mem::size_of_val(&table.slots[..]),
+            PocketTable::Packed { table, .. } => std::mem::size_of_val(&table.slots[..]),
+            PocketTable::Whole(memo) => std::mem::size_of_val(&memo.slots[..]),
+        }
     }
 
     /// The result for the node with occupancy `occ`, first free cell `f` and open lines `open`,
@@ -506,6 +572,16 @@ impl<B: CellBits> PocketResults<B> {
         r
     }
 
+    /// Starts loading the slot of a node that [`PocketResults::get_or`] will soon be asked about.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, occ: B, f: usize, open: B) {
+        match &self.table {
+            PocketTable::Narrow { table, window } => table.prefetch(window.key(occ, f, 0)),
+            PocketTable::Packed { table, cells } => table.prefetch((occ & !open).word_at(0) & *cells),
+            PocketTable::Whole(_) => {}
+        }
+    }
+
     /// Doubles the table, keeping every result.
     #[cold]
     #[inline(never)]
@@ -516,6 +592,7 @@ impl<B: CellBits> PocketResults<B> {
             PocketTable::Whole(memo) => memo.grow(|key, _| key.digest()),
         }
         self.growth.doubled();
+        self.bytes = self.table_bytes();
     }
 
     /// Log2 of the table's slots.

@@ -188,6 +188,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         } {
             self.filtered(occ, open, at, filter, visit, budget)
         } else {
+            self.prefetch_children(occ, open, at, None);
             t.each_fitting(at, occ, self.avail, |i| self.child(occ, open, i, visit, budget))
         };
         if flow.is_continue()
@@ -389,6 +390,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             4 => self.triples,
             _ => None,
         };
+        self.prefetch_children(occ, open, at, Some(memo));
         let (free, copies) = (!occ, t.all_used - self.used);
         let mut total = 0u64;
         let flow = t.each_fitting(at, occ, self.avail, |i| {
@@ -470,6 +472,39 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             *first = Some(self.path[..self.placed].iter().map(|&i| self.t.ids[i as usize]).collect());
         }
         1
+    }
+
+    /// Starts loading the table slots that the children of a node will read (their pocket
+    /// results, dead states and, in counts, subtree counts), all before the first child is
+    /// searched: the loads run side by side, and each child finds its slots in cache (or closer)
+    /// instead of waiting on memory in turn (18.6 s -> 13.1 s on one-sided pentominoes in 5x18).
+    /// Only once the tables outgrow the nearer caches (see [`Fast::prefetch_bytes`]).
+    #[inline(always)]
+    fn prefetch_children(&self, occ: B, open: B, at: (usize, usize, u128), memo: Option<&SubtreeCounts<B>>) {
+        let t = self.t;
+        let left = t.pieces - self.placed - 1;
+        let bytes = self.pockets.bytes + self.dead.as_ref().map_or(0, |d| d.bytes);
+        if left <= NO_POCKETS_LEFT.min(NO_DEAD_LEFT) || bytes < t.prefetch_bytes {
+            return;
+        }
+        let _ = t.each_fitting(at, occ, self.avail, |i| {
+            let next = occ | t.masks[i];
+            if let Some(f) = (!next).lowest() {
+                let used = self.used + t.units[usize::from(t.tys[i]) % MAX_TYPES];
+                if left > NO_POCKETS_LEFT {
+                    self.pockets.prefetch(next, f, open & t.opens[i]);
+                }
+                if left > NO_DEAD_LEFT {
+                    if let Some(d) = &self.dead {
+                        d.prefetch(next, f, used);
+                    }
+                    if let Some(memo) = memo {
+                        memo.prefetch(next, f, used);
+                    }
+                }
+            }
+            ControlFlow::<()>::Continue(())
+        });
     }
 
     /// [`Run::pockets_ok`], called (the counts' copy: the enumeration's is inlined).

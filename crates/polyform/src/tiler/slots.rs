@@ -60,6 +60,17 @@ impl<T: Pod> Slots<T> {
     }
 }
 
+impl<T: Pod> Slots<T> {
+    /// Asks the processor to start loading slot `i` into its cache (a hint: it never waits, and
+    /// an index past the end is ignored).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, i: usize) {
+        if let Some(slot) = self.get(i) {
+            mem_prefetch::prefetch_read_data::<_, 3>(slot);
+        }
+    }
+}
+
 impl<T: Pod> Deref for Slots<T> {
     type Target = [T];
     #[inline(always)]
