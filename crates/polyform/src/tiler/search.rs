@@ -70,6 +70,10 @@ pub(super) fn dead_log2<B>(placements: usize) -> u32 {
     (placements * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit))
 }
 
+/// Where the search below a child starts: `None` if it fills the board, else its first free
+/// cell, first chunk with a fitting placement and the fitting placements in it.
+type Start = Option<(usize, usize, u128)>;
+
 /// The state of one depth-first search.
 pub(super) struct Run<'a, B, const ONE: bool> {
     t: &'a Fast<B>,
@@ -87,6 +91,8 @@ pub(super) struct Run<'a, B, const ONE: bool> {
     placed: usize,
     /// With `shuffle`: the candidates of every node on the current path, stacked.
     cand: Vec<u32>,
+    /// Nodes that prefetch: the children of every such node on the current path, stacked.
+    kids: Vec<(u32, Start)>,
     ids: Vec<u32>,
     nodes: u64,
     /// Tilings visited so far.
@@ -118,6 +124,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             path: vec![0; t.pieces],
             placed: 0,
             cand: Vec::new(),
+            kids: Vec::new(),
             ids: Vec::new(),
             nodes: 0,
             found: 0,
@@ -187,8 +194,19 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             _ => None,
         } {
             self.filtered(occ, open, at, filter, visit, budget)
+        } else if self.prefetching() {
+            let base = self.gather(occ, open, at, None);
+            let mut flow = ControlFlow::Continue(());
+            for k in base..self.kids.len() {
+                let (i, start) = self.kids[k];
+                flow = self.place(occ, open, i as usize, start, visit, budget);
+                if flow.is_break() {
+                    break;
+                }
+            }
+            self.kids.truncate(base);
+            flow
         } else {
-            self.prefetch_children(occ, open, at, None);
             t.each_fitting(at, occ, self.avail, |i| self.child(occ, open, i, visit, budget))
         };
         if flow.is_continue()
@@ -294,19 +312,41 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         visit: &mut Visit<'_>,
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
+        match self.start_of(occ, i) {
+            Some(start) => self.place(occ, open, i, start, visit, budget),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    /// Where the search below placement `i` on a node starts: `None` if nothing fits there
+    /// (most children: they are skipped without a call), `Some(None)` if it fills the board,
+    /// else its first free cell, first chunk and fitting placements (as [`Run::dfs`] takes).
+    #[inline(always)]
+    fn start_of(&self, occ: B, i: usize) -> Option<Start> {
         let t = self.t;
         let (ty, next) = (usize::from(t.tys[i]) % MAX_TYPES, occ | t.masks[i]);
-        // The types left below, worked out before anything is written: most children have
-        // nothing that fits and are skipped without a call.
+        let avail = if ONE || self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
+        match (!next).lowest() {
+            None => Some(None),
+            Some(f) => t.fitting(f, next, avail).map(|(c, fits)| Some((f, c, fits))),
+        }
+    }
+
+    /// Places placement `i` on a node and searches below it from `at` (see [`Run::start_of`]).
+    #[inline(always)]
+    fn place(
+        &mut self,
+        occ: B,
+        open: B,
+        i: usize,
+        at: Start,
+        visit: &mut Visit<'_>,
+        budget: &mut Budget,
+    ) -> ControlFlow<StopReason> {
+        let t = self.t;
+        let (ty, next) = (usize::from(t.tys[i]) % MAX_TYPES, occ | t.masks[i]);
         let avail = if ONE || self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
         let (saved, unit) = (self.avail, t.units[ty]);
-        let at = match (!next).lowest() {
-            None => None,
-            Some(f) => match t.fitting(f, next, avail) {
-                None => return ControlFlow::Continue(()),
-                Some((c, fits)) => Some((f, c, fits)),
-            },
-        };
         if !ONE {
             self.counts[ty] -= 1;
         }
@@ -390,9 +430,26 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             4 => self.triples,
             _ => None,
         };
-        self.prefetch_children(occ, open, at, Some(memo));
         let (free, copies) = (!occ, t.all_used - self.used);
         let mut total = 0u64;
+        if self.prefetching() {
+            // No filter this far from the leaves.
+            let base = self.gather(occ, open, at, Some(memo));
+            let mut n = Ok(0);
+            for k in base..self.kids.len() {
+                let (i, start) = self.kids[k];
+                let below = self.count_place(occ, open, i as usize, start, memo, first, budget);
+                n = below.and_then(|below| add_weighted(total, below, t.weights[i as usize].into()));
+                match n {
+                    Ok(sum) => total = sum,
+                    Err(_) => break,
+                }
+            }
+            self.kids.truncate(base);
+            n?;
+            self.keep_count(occ, at.0, memo, total);
+            return Ok(total);
+        }
         let flow = t.each_fitting(at, occ, self.avail, |i| {
             if let Some(filter) = filter {
                 let rest = free ^ t.masks[i];
@@ -415,12 +472,18 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             return Err(r);
         }
         if remember {
-            match self.dead.as_mut() {
-                Some(d) if total == 0 => d.insert(occ, at.0, self.used),
-                _ => memo.insert(occ, at.0, self.used, total),
-            }
+            self.keep_count(occ, at.0, memo, total);
         }
         Ok(total)
+    }
+
+    /// Keeps the count below a node: a dead state, or a subtree count.
+    #[inline(always)]
+    fn keep_count(&mut self, occ: B, f: usize, memo: &mut SubtreeCounts<B>, total: u64) {
+        match self.dead.as_mut() {
+            Some(d) if total == 0 => d.insert(occ, f, self.used),
+            _ => memo.insert(occ, f, self.used, total),
+        }
     }
 
     /// Places placement `i` on a node and counts below it. (The same steps as [`Run::child`]:
@@ -435,17 +498,29 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         first: &mut Option<Vec<u32>>,
         budget: &mut Budget,
     ) -> Result<u64, StopReason> {
+        match self.start_of(occ, i) {
+            Some(start) => self.count_place(occ, open, i, start, memo, first, budget),
+            None => Ok(0),
+        }
+    }
+
+    /// Places placement `i` on a node and counts below it from `at` (see [`Run::start_of`]).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn count_place(
+        &mut self,
+        occ: B,
+        open: B,
+        i: usize,
+        at: Start,
+        memo: &mut SubtreeCounts<B>,
+        first: &mut Option<Vec<u32>>,
+        budget: &mut Budget,
+    ) -> Result<u64, StopReason> {
         let t = self.t;
         let (ty, next) = (usize::from(t.tys[i]) % MAX_TYPES, occ | t.masks[i]);
         let avail = if ONE || self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
         let (saved, unit) = (self.avail, t.units[ty]);
-        let at = match (!next).lowest() {
-            None => None,
-            Some(f) => match t.fitting(f, next, avail) {
-                None => return Ok(0),
-                Some((c, fits)) => Some((f, c, fits)),
-            },
-        };
         if !ONE {
             self.counts[ty] -= 1;
         }
@@ -474,22 +549,32 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         1
     }
 
-    /// Starts loading the table slots that the children of a node will read (their pocket
-    /// results, dead states and, in counts, subtree counts), all before the first child is
-    /// searched: the loads run side by side, and each child finds its slots in cache (or closer)
-    /// instead of waiting on memory in turn (18.6 s -> 13.1 s on one-sided pentominoes in 5x18).
-    /// Only once the tables outgrow the nearer caches (see [`Fast::prefetch_bytes`]).
+    /// Whether nodes prefetch their children's table slots: with more than three pieces left
+    /// below them (the tables are read there) and the tables too big for the nearer caches (see
+    /// [`Fast::prefetch_bytes`]).
     #[inline(always)]
-    fn prefetch_children(&self, occ: B, open: B, at: (usize, usize, u128), memo: Option<&SubtreeCounts<B>>) {
-        let t = self.t;
+    fn prefetching(&self) -> bool {
+        self.placed + 1 + NO_POCKETS_LEFT.min(NO_DEAD_LEFT) < self.t.pieces
+            && self.pockets.bytes + self.dead.as_ref().map_or(0, |d| d.bytes) >= self.t.prefetch_bytes
+    }
+
+    /// Pushes the children of a node that have somewhere to start (see [`Run::start_of`]) onto
+    /// `kids`, and starts loading the table slots each will read (its pocket result, dead
+    /// state and, in counts, subtree count); returns where they start in `kids`. The loads run
+    /// side by side while the node goes on, and each child then finds its slots in cache instead
+    /// of waiting on memory in turn (one-sided pentominoes in 5x18: 18.6 s -> 13.1 s). Children
+    /// where nothing fits are about half, and are never loaded for.
+    #[inline(always)]
+    fn gather(&mut self, occ: B, open: B, at: (usize, usize, u128), memo: Option<&SubtreeCounts<B>>) -> usize {
+        let (t, base) = (self.t, self.kids.len());
         let left = t.pieces - self.placed - 1;
-        let bytes = self.pockets.bytes + self.dead.as_ref().map_or(0, |d| d.bytes);
-        if left <= NO_POCKETS_LEFT.min(NO_DEAD_LEFT) || bytes < t.prefetch_bytes {
-            return;
-        }
+        let mut kids = std::mem::take(&mut self.kids);
         let _ = t.each_fitting(at, occ, self.avail, |i| {
-            let next = occ | t.masks[i];
-            if let Some(f) = (!next).lowest() {
+            let Some(start) = self.start_of(occ, i) else {
+                return ControlFlow::<()>::Continue(());
+            };
+            if let Some((f, ..)) = start {
+                let next = occ | t.masks[i];
                 let used = self.used + t.units[usize::from(t.tys[i]) % MAX_TYPES];
                 if left > NO_POCKETS_LEFT {
                     self.pockets.prefetch(next, f, open & t.opens[i]);
@@ -503,8 +588,11 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
                     }
                 }
             }
-            ControlFlow::<()>::Continue(())
+            kids.push((i as u32, start));
+            ControlFlow::Continue(())
         });
+        self.kids = kids;
+        base
     }
 
     /// [`Run::pockets_ok`], called (the counts' copy: the enumeration's is inlined).
