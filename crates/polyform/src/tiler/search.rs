@@ -562,7 +562,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     /// `kids`, and starts loading the table slots each will read (its pocket result, dead
     /// state and, in counts, subtree count); returns where they start in `kids`. The loads run
     /// side by side while the node goes on, and each child then finds its slots in cache instead
-    /// of waiting on memory in turn (one-sided pentominoes in 5x18: 18.6 s -> 13.1 s). Children
+    /// of waiting on memory in turn (one-sided pentominoes in 5x18: 18.6 s -> 11.2 s). Children
     /// where nothing fits are about half, and are never loaded for.
     #[inline(always)]
     fn gather(&mut self, occ: B, open: B, at: (usize, usize, u128), memo: Option<&SubtreeCounts<B>>) -> usize {
