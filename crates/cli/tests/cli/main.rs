@@ -35,9 +35,10 @@ pub fn data(path: &str) -> PathBuf {
     p
 }
 
-/// A fresh scratch directory for one test.
+/// A fresh scratch directory for one test, in the build's own temporary folder (the next run
+/// empties it again, and `cargo clean` removes it: nothing piles up in the system's).
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tessera-test-{}-{name}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
     dir
