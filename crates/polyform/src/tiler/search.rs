@@ -23,6 +23,10 @@
 //!   (triples) of placements tile is placed only if the filter lets them through (see
 //!   [`RegionFilter`]): one load instead of a placement, a call and two (three) more levels of
 //!   search. The filter of triples is made only when the band's triples are few.
+//!
+//! The two tables are read at a random slot at nearly every node. Once they outgrow the nearer
+//! caches, a node gathers its children that have a placement that fits and prefetches their
+//! slots before searching the first (see [`Run::gather`]), so those loads overlap.
 
 use std::ops::ControlFlow;
 

@@ -58,9 +58,7 @@ impl<T: Pod> Slots<T> {
         slots.resize(n, std::hint::black_box(T::zeroed()));
         Slots::Heap(slots)
     }
-}
 
-impl<T: Pod> Slots<T> {
     /// Asks the processor to start loading slot `i` into its cache (a hint: it never waits, and
     /// an index past the end is ignored).
     #[inline(always)]
