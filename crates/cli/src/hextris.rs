@@ -364,6 +364,13 @@ fn round(r: &tessera_hextris::solver::Round) -> String {
             r.seconds
         ),
         Phase::Graft => format!("missing phrases grafted, score {} ({:.1} s)", r.score, r.seconds),
+        Phase::Exact if r.proven == r.seeds => {
+            format!("every text searched, score {} proven optimal ({:.1} s)", r.score, r.seconds)
+        }
+        Phase::Exact => format!(
+            "every text searched so far, score {} (optimal proven on {} of {}, {:.1} s)",
+            r.score, r.proven, r.seeds, r.seconds
+        ),
     }
 }
 

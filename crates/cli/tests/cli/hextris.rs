@@ -454,3 +454,29 @@ fn gen_writes_problems_once_and_the_other_commands_read_them() {
         assert!(stderr(&o).starts_with("error: "), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn solve_stops_early_only_when_its_games_are_proven_optimal() {
+    // One single cell on a 5x4 board: the exact search of short games ends at once.
+    let dir = scratch("hextris-exact");
+    let problem = serde_json::json!({
+        "id": 7, "units": [{ "members": [{ "x": 0, "y": 0 }], "pivot": { "x": 0, "y": 0 } }],
+        "width": 5, "height": 4, "filled": [{ "x": 0, "y": 3 }, { "x": 1, "y": 3 }, { "x": 3, "y": 3 }],
+        "sourceLength": 1, "sourceSeeds": [0]
+    });
+    let file = dir.join("tiny.json");
+    std::fs::write(&file, problem.to_string()).unwrap();
+    let started = std::time::Instant::now();
+    let out = tessera(&["hextris", "solve", "-f", file.to_str().unwrap(), "-t", "60", "-c", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(started.elapsed().as_secs() < 50, "it stopped early");
+    let err = stderr(&out);
+    assert!(err.contains("proven optimal"), "{err}");
+    let solutions = dir.join("solutions.json");
+    std::fs::write(&solutions, &out.stdout).unwrap();
+    let judged = json(&["hextris", "score", "-f", file.to_str().unwrap(), solutions.to_str().unwrap(), "--json"]);
+    assert_eq!(judged["seeds"][0]["error"], Value::Null, "{judged}");
+    // The bottom row has two gaps, so no line: at least the lock and "Ei!" on the way down.
+    let (lock, ei) = (1, 300 + 2 * 3);
+    assert!(judged["score"].as_u64().unwrap() >= lock + ei, "{judged}");
+}

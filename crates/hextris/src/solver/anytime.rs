@@ -10,6 +10,12 @@
 //!               on before the time is up, reworking starts over (its tries are random)
 //! ```
 //!
+//! Short games (a few units on a small board, see the module `exact`) are searched exactly,
+//! over every text, after the first round (whose games they must beat), with [`EXACT_SHARE`] of
+//! the time: a seed whose search ends has its game proven optimal. When every seed's is,
+//! [`solve`] returns at once; otherwise the rounds above follow, and then the exact searches go
+//! on (from where they stopped) until the time is up. Each seed gets the better of its games.
+//!
 //! A plan is spelled and judged only when it promises more than the seed's best so far; each
 //! seed keeps its best game as the judge scores it.
 
@@ -21,13 +27,17 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, split_work};
 
 use super::beam::Plan;
-use super::game::{Game, Grown};
+use super::exact::{Exact, Outcome};
+use super::game::{Game, Grown, problem_score};
 use super::rework::Try;
 use super::setup::{Settings, Solver};
 use crate::engine::EngineError;
 use crate::judge::score;
 use crate::phrase::Phrases;
 use crate::problem::Problem;
+
+/// The share of the time the exact searches of short games get before the rounds.
+const EXACT_SHARE: f64 = 0.5;
 
 /// The shortest spell of reworking, in seconds.
 const MIN_SLICE: f64 = 0.05;
@@ -74,6 +84,8 @@ pub enum Phase {
     Rework,
     /// Grafted the phrases the seeds' best games miss (see [`Solver::graft`]).
     Graft,
+    /// Searched short games exactly, over every text (see [`Round::proven`]).
+    Exact,
 }
 
 /// What [`solve`] reports after each round.
@@ -89,6 +101,9 @@ pub struct Round {
     pub score: u64,
     /// Time since the start.
     pub seconds: f64,
+    /// Seeds whose game is proven optimal (by the exact search of short games), of `seeds`.
+    pub proven: usize,
+    pub seeds: usize,
 }
 
 /// The budget to give [`solve`] when the whole run must end within `wall` seconds: after the
@@ -110,9 +125,11 @@ pub fn solve(
     mut on_round: impl FnMut(&Round),
 ) -> Result<Vec<Game>, EngineError> {
     let solver = Solver::new(problem, settings)?;
+    let mut exact = Exacts::new(&solver);
     let search = Search {
         solver: &solver,
         best: Mutex::new(vec![Best::default(); problem.source_seeds.len()]),
+        exact: Mutex::new(vec![None; problem.source_seeds.len()]),
         threads,
         spell_cost: Mutex::new(f64::INFINITY),
         started: Instant::now(),
@@ -128,6 +145,15 @@ pub fn solve(
         search.widen_sets(width, 1, whole);
     }
     report(Phase::Widen, width, search.widen(width, whole));
+    if !exact.is_empty() {
+        // The games of the first round are what the exact searches must beat.
+        let first = whole.time_left().map_or_else(|| whole.fork(), |t| whole.within(t.mul_f64(EXACT_SHARE)));
+        exact.run(&search, &first, threads);
+        report(Phase::Exact, width, 0);
+        if exact.all_proven() {
+            return Ok(search.games());
+        }
+    }
     // Of the time after the first round, a share is kept for grafting if some phrase is missing
     // and that share holds a few runs per seed (a run costs about two spellings: the rest of the
     // game planned, then the whole game spelled); the rounds get the rest.
@@ -157,19 +183,79 @@ pub fn solve(
             break; // no game can be cut: nothing left to try
         }
     }
-    let best = search.best.into_inner().unwrap_or_else(|e| e.into_inner());
-    // A seed never reached (no time at all) gets the empty text, which scores 0 and is valid.
-    Ok(best
-        .into_iter()
-        .zip(&problem.source_seeds)
-        .map(|(b, &seed)| {
-            b.grown.map(|g| g.game).unwrap_or_else(|| {
-                let scorecard = score(problem, seed, "", &settings.phrases);
-                Game { seed, text: String::new(), scorecard, width: 0, weights: 0, partial: true }
-            })
-        })
-        .collect())
+    // The exact searches not yet ended go on until the time is up.
+    if !exact.is_empty() && !exact.all_proven() && whole.time_left().is_some() && !whole.clone().expired() {
+        exact.run(&search, whole, threads);
+        report(Phase::Exact, width, 0);
+    }
+    Ok(search.games())
 }
+
+/// The exact searches of a problem's seeds (see the module `exact`), for the seeds whose game
+/// is short enough.
+struct Exacts<'s> {
+    /// Per seed: its search, and whether its game is proven optimal.
+    searches: Vec<Option<(Exact<'s>, bool)>>,
+}
+
+impl<'s> Exacts<'s> {
+    fn new(solver: &'s Solver<'_>) -> Exacts<'s> {
+        let (problem, rules, phrases) = (solver.problem, &solver.rules, &solver.settings.phrases);
+        let searches = problem
+            .source_seeds
+            .iter()
+            .map(|&seed| Exact::new(problem, rules, phrases, seed).map(|e| (e, false)))
+            .collect();
+        Exacts { searches }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.searches.iter().all(Option::is_none)
+    }
+
+    fn all_proven(&self) -> bool {
+        self.searches.iter().all(|s| s.as_ref().is_some_and(|s| s.1))
+    }
+
+    /// Runs the searches not yet ended within `budget`, on `threads` threads, each thread its
+    /// seeds in turn with equal shares of its time; offers each seed's best game to `search`.
+    fn run(&mut self, search: &Search<'_, '_>, budget: &Budget, threads: usize) {
+        let mut open: Vec<(usize, &mut Exact<'s>, &mut bool)> = self
+            .searches
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(j, s)| s.as_mut().filter(|s| !s.1).map(|(e, p)| (j, e, p)))
+            .collect();
+        let threads = threads.clamp(1, open.len().max(1));
+        let mut queues: Vec<Vec<(usize, &mut Exact<'s>, &mut bool)>> = (0..threads).map(|_| Vec::new()).collect();
+        for (i, job) in open.drain(..).enumerate() {
+            queues[i % threads].push(job);
+        }
+        std::thread::scope(|scope| {
+            for queue in queues {
+                // The search recurses once per command of the game: a deep stack.
+                let worker = std::thread::Builder::new().stack_size(EXACT_STACK);
+                let run = move || {
+                    let n = queue.len();
+                    for (i, (j, exact, proven)) in queue.into_iter().enumerate() {
+                        let slice =
+                            budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t / (n - i) as u32));
+                        if let Some(g) = search.games().get(j) {
+                            exact.know(g.scorecard.score as i64, &g.text);
+                        }
+                        let outcome = exact.run(&slice);
+                        *proven = outcome.proven;
+                        search.offer_exact(j, &outcome);
+                    }
+                };
+                worker.spawn_scoped(scope, run).expect("a thread for the exact search");
+            }
+        });
+    }
+}
+
+/// The stack of a thread running an exact search.
+const EXACT_STACK: usize = 256 << 20;
 
 /// A seed's best so far.
 #[derive(Clone, Debug, Default)]
@@ -217,6 +303,8 @@ struct Pace {
 struct Search<'s, 'p> {
     solver: &'s Solver<'p>,
     best: Mutex<Vec<Best>>,
+    /// Per seed: the best game of the exact search, and whether it is proven optimal.
+    exact: Mutex<Vec<Option<(Game, bool)>>>,
     threads: usize,
     /// Seconds to spell one game, as last measured.
     spell_cost: Mutex<f64>,
@@ -228,10 +316,48 @@ struct Search<'s, 'p> {
 impl Search<'_, '_> {
     /// The report of a round.
     fn round(&self, phase: Phase, width: usize, improved: usize) -> Round {
-        let best = lock(&self.best);
-        let total: u64 = best.iter().map(|b| b.game().map_or(0, |g| g.scorecard.score)).sum();
-        let score = total / best.len().max(1) as u64;
-        Round { phase, width, improved, score, seconds: self.started.elapsed().as_secs_f64() }
+        let games = self.games();
+        let score = problem_score(&games);
+        let proven = lock(&self.exact).iter().filter(|e| e.as_ref().is_some_and(|e| e.1)).count();
+        let seconds = self.started.elapsed().as_secs_f64();
+        Round { phase, width, improved, score, seconds, proven, seeds: games.len() }
+    }
+
+    /// Each seed's best game: the better of the rounds' and the exact search's. A seed never
+    /// reached (no time at all) gets the empty text, which scores 0 and is valid.
+    fn games(&self) -> Vec<Game> {
+        let (best, exact) = (lock(&self.best), lock(&self.exact));
+        let (problem, phrases) = (self.solver.problem, &self.solver.settings.phrases);
+        let seeds = problem.source_seeds.iter().zip(best.iter().zip(exact.iter()));
+        seeds
+            .map(|(&seed, (b, e))| {
+                let rounds = b.game().cloned();
+                let exact = e.as_ref().map(|e| e.0.clone());
+                match (rounds, exact) {
+                    (Some(r), Some(e)) => {
+                        if e.scorecard.score > r.scorecard.score {
+                            e
+                        } else {
+                            r
+                        }
+                    }
+                    (r, e) => r.or(e).unwrap_or_else(|| {
+                        let scorecard = score(problem, seed, "", phrases);
+                        Game { seed, text: String::new(), scorecard, width: 0, weights: 0, partial: true }
+                    }),
+                }
+            })
+            .collect()
+    }
+
+    /// Keeps the best game of seed `j`'s exact search, as the judge scores it.
+    fn offer_exact(&self, j: usize, outcome: &Outcome) {
+        let seed = self.solver.problem.source_seeds[j];
+        let scorecard = score(self.solver.problem, seed, &outcome.text, &self.solver.settings.phrases);
+        debug_assert_eq!(scorecard.score as i64, outcome.points, "the judge and the exact search differ");
+        let text = outcome.text.clone();
+        let game = Game { seed, text, scorecard, width: 0, weights: 0, partial: false };
+        lock(&self.exact)[j] = Some((game, outcome.proven));
     }
 
     /// Whether every seed's best game has failed at least `tries` tries in a row to be reworked.

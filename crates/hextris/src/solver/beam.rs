@@ -249,9 +249,9 @@ fn mix(mut x: u64) -> u64 {
 
 /// A fast hasher for keys made of a few integers (multiply and rotate).
 #[derive(Clone, Copy, Debug, Default)]
-struct FastHasher(u64);
+pub(super) struct FastHasher(u64);
 
-type Fast = BuildHasherDefault<FastHasher>;
+pub(super) type Fast = BuildHasherDefault<FastHasher>;
 
 impl Hasher for FastHasher {
     fn finish(&self) -> u64 {

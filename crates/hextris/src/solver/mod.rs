@@ -10,6 +10,7 @@
 //! The modules, each using only those listed after it (and none of them this one):
 //!
 //! * `anytime`: [`solve`], the use of the time: widening, reworking, grafting;
+//! * `exact`: short games searched over every text, their best game proven optimal;
 //! * [`tune`]: tuning the weights of the position evaluation on training games;
 //! * `rework`: a finished game planned again from a unit on ([`Try`]);
 //! * `graft`: long phrases run through several units of a finished game;
@@ -26,6 +27,7 @@
 mod anytime;
 pub mod beam;
 mod bridge;
+mod exact;
 pub mod features;
 mod game;
 mod graft;

@@ -1,0 +1,770 @@
+//! Short games solved exactly: every text of the whole game, searched depth first, the best one
+//! proven best when the search ends.
+//!
+//! A game's score is its move score plus its power, and both depend on the text alone: where
+//! each unit locks follows from its commands, and the phrases from its letters. So the search is
+//! over texts, letter by letter, not over lock positions with a text found for each afterwards:
+//! multi-line clears, phrases that cross a lock and the 300 points of a phrase's first use are
+//! all valued exactly as the rules value them. A state of the search is
+//!
+//! ```text
+//!   (the board between locks, the unit's position, the positions it visited in its pivot row,
+//!    the phrase automaton's state, the phrases used so far)
+//! ```
+//!
+//! That is all the future depends on: a unit may never come back to a position, but moves down
+//! are final, so only the positions of its current pivot row can still be repeated. Letters that
+//! spell the same command and leave the automaton (Aho–Corasick over the phrases) in the same
+//! state are interchangeable; one of each kind is tried. Each state's best value is kept once
+//! found (a table of states), so a state reached again along another path costs one lookup.
+//!
+//! The search ends when every state is solved (the game is then proven optimal), when the
+//! budget runs out, or when the table outgrows [`MAX_STATES`]; in the last two cases the best
+//! game found so far is the answer and nothing is proven. Only games that are small enough are
+//! taken ([`Exact::new`]): a few units, a row of positions that fits in 128 bits.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::hash::{Hash, Hasher};
+
+use tessera_core::runtime::{Budget, Stop};
+
+use super::beam::Fast;
+use crate::command::Command;
+use crate::engine::{Board, Pos, Reach, Rules, Unit, lock_points};
+use crate::phrase::Phrases;
+use crate::problem::Problem;
+
+/// Longest source (units a game) the exact search takes.
+pub(crate) const MAX_UNITS: usize = 8;
+
+/// Most states kept; the search stops (nothing proven) beyond it. A state takes about 80
+/// bytes with its table entry.
+const MAX_STATES: usize = 6 << 20;
+
+/// Most phrases (their first uses are a bit set).
+const MAX_PHRASES: usize = 32;
+
+/// The states solved between two looks at the clock.
+const CLOCK_EVERY: u64 = 1 << 12;
+
+/// The passes of [`Exact::run`]: the most moves within one row, first and last before the
+/// pass without a limit.
+const FIRST_CAP: u32 = 2;
+const LAST_CAP: u32 = 16;
+const UNCAPPED: u32 = u32::MAX;
+
+/// The letters: every character that spells a command.
+const LETTERS: usize = 36;
+
+/// An Aho–Corasick automaton of the phrases over the letters, with what the bounds need.
+#[derive(Clone, Debug)]
+struct Automaton {
+    /// `next[s * LETTERS + letter]`.
+    next: Vec<u16>,
+    /// Per state: the phrases that end there (a bit set) and `2 len` summed over them.
+    ends: Vec<u32>,
+    points: Vec<i64>,
+    /// Per state and phrase: the moves down still needed to finish the phrase, at best (the
+    /// longest start of it that the text so far ends with counts as spelled).
+    need: Vec<Vec<u16>>,
+}
+
+impl Automaton {
+    fn new(phrases: &[Vec<u8>], letter_of: &[u8; 256], down: &[bool]) -> Automaton {
+        const NONE: u16 = u16::MAX;
+        // The trie of the phrases; each state's text.
+        let mut goto: Vec<[u16; LETTERS]> = vec![[NONE; LETTERS]];
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut own: Vec<u32> = vec![0];
+        for (i, p) in phrases.iter().enumerate() {
+            let mut s = 0;
+            for &b in p {
+                let l = usize::from(letter_of[usize::from(b)]);
+                if goto[s][l] == NONE {
+                    goto[s][l] = goto.len() as u16;
+                    goto.push([NONE; LETTERS]);
+                    let mut t = texts[s].clone();
+                    t.push(l as u8);
+                    texts.push(t);
+                    own.push(0);
+                }
+                s = usize::from(goto[s][l]);
+            }
+            own[s] |= 1 << i;
+        }
+        // Breadth first: each state's transitions from its failure state's, which is nearer the
+        // root and so already complete.
+        let n = goto.len();
+        let mut next = vec![0u16; n * LETTERS];
+        let mut ends = own;
+        let mut fail = vec![0usize; n];
+        let mut queue = std::collections::VecDeque::new();
+        for l in 0..LETTERS {
+            if goto[0][l] != NONE {
+                next[l] = goto[0][l];
+                queue.push_back(usize::from(goto[0][l]));
+            }
+        }
+        while let Some(s) = queue.pop_front() {
+            ends[s] |= ends[fail[s]];
+            for l in 0..LETTERS {
+                let via_fail = next[fail[s] * LETTERS + l];
+                if goto[s][l] == NONE {
+                    next[s * LETTERS + l] = via_fail;
+                } else {
+                    let t = usize::from(goto[s][l]);
+                    fail[t] = usize::from(via_fail);
+                    next[s * LETTERS + l] = goto[s][l];
+                    queue.push_back(t);
+                }
+            }
+        }
+        let points = ends
+            .iter()
+            .map(|&m| (0..phrases.len()).filter(|&i| m >> i & 1 == 1).map(|i| 2 * phrases[i].len() as i64).sum())
+            .collect();
+        let letters: Vec<Vec<u8>> =
+            phrases.iter().map(|p| p.iter().map(|&b| letter_of[usize::from(b)]).collect()).collect();
+        let downs = |t: &[u8]| t.iter().filter(|&&l| down[usize::from(l)]).count() as u16;
+        let need = texts
+            .iter()
+            .map(|t| {
+                letters
+                    .iter()
+                    .map(|p| {
+                        let done = (0..=p.len().min(t.len())).filter(|&k| t.ends_with(&p[..k])).map(|k| downs(&p[..k]));
+                        downs(p) - done.max().unwrap_or(0)
+                    })
+                    .collect()
+            })
+            .collect();
+        Automaton { next, ends, points, need }
+    }
+
+    fn states(&self) -> usize {
+        self.ends.len()
+    }
+}
+
+/// Upper bounds on what is left to earn, from the moves down left and the phrases not yet used.
+#[derive(Clone, Debug)]
+struct Bounds {
+    /// `phrase_points[d * states + s]`: the most `2 len` points any text earns from automaton
+    /// state `s` with at most `d` moves down (any number of other letters).
+    phrase_points: Vec<i64>,
+    /// `reachable[d * states + s]`: the phrases some text finishes from `s` within `d` moves down.
+    reachable: Vec<u32>,
+    /// The most moves down the game has left (see [`Exact::downs`]).
+    max_downs: usize,
+}
+
+impl Bounds {
+    fn new(auto: &Automaton, down: &[bool], max_downs: usize) -> Bounds {
+        let n = auto.states();
+        let mut phrase_points = vec![0i64; (max_downs + 1) * n];
+        for d in 0..=max_downs {
+            let (below, here) = phrase_points.split_at_mut(d * n);
+            let here = &mut here[..n];
+            // Moves down lead to the layer below; other letters stay on this one, where a
+            // longest path is found by relaxing until nothing changes (no cycle of such letters
+            // finishes a phrase twice: every phrase has a move down, or it is worth nothing more).
+            if d > 0 {
+                for (s, value) in here.iter_mut().enumerate() {
+                    for l in (0..LETTERS).filter(|&l| down[l]) {
+                        let t = usize::from(auto.next[s * LETTERS + l]);
+                        *value = (*value).max(auto.points[t] + below[(d - 1) * n + t]);
+                    }
+                }
+            }
+            for _round in 0..n {
+                let mut changed = false;
+                for s in 0..n {
+                    for l in (0..LETTERS).filter(|&l| !down[l]) {
+                        let t = usize::from(auto.next[s * LETTERS + l]);
+                        let v = auto.points[t] + here[t];
+                        if v > here[s] {
+                            here[s] = v;
+                            changed = true;
+                        }
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+        let phrases = auto.need.first().map_or(0, Vec::len);
+        let mut reachable = vec![0u32; (max_downs + 1) * n];
+        for d in 0..=max_downs {
+            for s in 0..n {
+                reachable[d * n + s] =
+                    (0..phrases).filter(|&p| usize::from(auto.need[s][p]) <= d).fold(0, |m, p| m | 1 << p);
+            }
+        }
+        Bounds { phrase_points, reachable, max_downs }
+    }
+
+    /// The most power a text can still earn from automaton state `s` with at most `downs`
+    /// moves down, the phrases `used` used before.
+    fn power(&self, downs: usize, s: u16, used: u32) -> i64 {
+        let n = self.phrase_points.len() / (self.max_downs + 1);
+        let i = downs.min(self.max_downs) * n + usize::from(s);
+        self.phrase_points[i] + 300 * i64::from((self.reachable[i] & !used).count_ones())
+    }
+}
+
+/// A state of the search (see the module's documentation).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Key {
+    /// The board between locks, as an index into [`Exact::boards`].
+    board: u32,
+    pos: Pos,
+    /// The positions of the pivot row visited, one bit each.
+    row: u128,
+    auto: u16,
+    used: u32,
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        let pos = (self.pos.x as u16 as u64) << 24 | (self.pos.y as u16 as u64) << 8 | u64::from(self.pos.r);
+        h.write_u64(u64::from(self.board) << 40 ^ pos);
+        h.write_u64(u64::from(self.auto) << 32 | u64::from(self.used));
+        h.write_u128(self.row);
+    }
+}
+
+/// What is known of a state: the best value found from there on (with the letter that starts
+/// it; `NO_LETTER`: the game is over) and a bound no text from there can beat. The two are
+/// equal once the state is solved; a state whose search was cut by the bound keeps the bound.
+#[derive(Copy, Clone, Debug)]
+struct Solved {
+    found: i64,
+    upper: i64,
+    letter: u8,
+}
+
+const NO_LETTER: u8 = u8::MAX;
+
+/// No value: nothing found (a text of this value would never be kept).
+const NOTHING: i64 = i64::MIN / 4;
+
+/// A board between locks: the cells, the lines the last lock cleared (the line bonus of the
+/// next), and the units locked.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Stage {
+    board: Board,
+    ls_old: u8,
+    locked: u8,
+}
+
+/// Where a letter leads from a state, before its letter is known.
+#[derive(Copy, Clone, Debug)]
+enum Step {
+    /// The unit moves to another position (then the state there).
+    Move(Key),
+    /// The unit locks: the move score of the lock, and the state of the next unit at its spawn
+    /// (`None`: the game is over).
+    Lock(u64, Option<Key>),
+}
+
+/// A letter tried from a state: where it leads, its points, and the bound of what follows.
+#[derive(Copy, Clone, Debug)]
+struct Child {
+    letter: u8,
+    step: Step,
+    gain: i64,
+    bound: i64,
+}
+
+/// The exact search of one seed's game.
+pub(crate) struct Exact<'a> {
+    rules: &'a Rules,
+    source: Vec<usize>,
+    auto: Automaton,
+    bounds: Bounds,
+    /// The letters, and each letter's command.
+    letters: Vec<u8>,
+    commands: Vec<Command>,
+    /// Per unit: the lowest pivot column a position can have (row bits count from it), and the
+    /// lowest pivot row.
+    lowest: Vec<i32>,
+    bottom: Vec<i32>,
+    /// Per number of units locked: the most moves down the units after the next one can make
+    /// (and one letter each for their locks), and the most move score all units from the next
+    /// one on can earn.
+    later_downs: Vec<usize>,
+    later_moves: Vec<i64>,
+    boards: Vec<Stage>,
+    board_ids: HashMap<Stage, u32>,
+    /// Per stage: the lowest pivot row its next unit can reach.
+    deepest: Vec<i32>,
+    /// The most moves within one row of the current pass (see [`Exact::run`]).
+    cap: u32,
+    solved: HashMap<Key, Solved, Fast>,
+    /// The best game known: its points and text.
+    best: (i64, Vec<u8>),
+    /// The current text.
+    path: Vec<u8>,
+    nodes: u64,
+    stopped: bool,
+}
+
+/// How an exact search ended.
+#[derive(Clone, Debug)]
+pub(crate) struct Outcome {
+    /// The best text known (found, or given with [`Exact::know`]).
+    pub text: String,
+    /// Its points (move score and power) as the search counts them.
+    pub points: i64,
+    /// Whether no text scores more (the search ran to its end).
+    pub proven: bool,
+}
+
+impl<'a> Exact<'a> {
+    /// The search of seed `seed`'s game, or `None` when the game is not small enough: more than
+    /// [`MAX_UNITS`] units, a unit whose row of positions needs more than 128 bits, more than
+    /// [`MAX_PHRASES`] phrases, or a phrase without a move down (the bounds need one).
+    pub(crate) fn new(problem: &Problem, rules: &'a Rules, phrases: &Phrases, seed: u32) -> Option<Exact<'a>> {
+        let source = problem.source(seed);
+        if source.len() > MAX_UNITS || phrases.len() > MAX_PHRASES {
+            return None;
+        }
+        let (mut lowest, mut bottom) = (Vec::new(), Vec::new());
+        for unit in &rules.units {
+            let (lo, hi, low) = extent(rules, unit);
+            if (hi - lo + 1) * i32::from(unit.period) > 128 {
+                return None;
+            }
+            lowest.push(lo);
+            bottom.push(low);
+        }
+        let mut letter_of = [0u8; 256];
+        let (mut letters, mut commands) = (Vec::new(), Vec::new());
+        for cmd in Command::ALL {
+            for b in cmd.chars().bytes() {
+                letter_of[usize::from(b)] = letters.len() as u8;
+                letters.push(b);
+                commands.push(cmd);
+            }
+        }
+        let texts: Vec<Vec<u8>> = (0..phrases.len()).map(|i| phrases.text(i).to_vec()).collect();
+        let down: Vec<bool> = commands.iter().map(|c| c.is_down()).collect();
+        if texts.iter().any(|t| t.iter().all(|&b| !down[usize::from(letter_of[usize::from(b)])])) {
+            return None;
+        }
+        let auto = Automaton::new(&texts, &letter_of, &down);
+        // Suffix sums over the source: moves down (spawn to the lowest row, and the lock's
+        // letter) and move score (every cell, and every row the unit spans cleared).
+        let height = rules.height;
+        let most_lines = rules.units.iter().map(|u| rows_spanned(u).min(height)).max().unwrap_or(0);
+        let n = source.len();
+        let downs: Vec<usize> =
+            source.iter().map(|&u| (bottom[u] - i32::from(rules.units[u].spawn.y)).max(0) as usize + 1).collect();
+        let (mut later_downs, mut later_moves) = (vec![0usize; n + 1], vec![0i64; n + 1]);
+        for k in (0..n).rev() {
+            let unit = &rules.units[source[k]];
+            let lines = rows_spanned(unit).min(height);
+            later_moves[k] = later_moves[k + 1] + lock_points(unit.size, lines, most_lines) as i64;
+            later_downs[k] = if k + 1 < n { later_downs[k + 1] + downs[k + 1] } else { 0 };
+        }
+        let max_downs = later_downs.first().copied().unwrap_or(0) + downs.first().copied().unwrap_or(0);
+        let bounds = Bounds::new(&auto, &down, max_downs);
+        let mut exact = Exact {
+            rules,
+            source,
+            auto,
+            bounds,
+            letters,
+            commands,
+            lowest,
+            bottom,
+            later_downs,
+            later_moves,
+            boards: Vec::new(),
+            board_ids: HashMap::new(),
+            deepest: Vec::new(),
+            cap: FIRST_CAP,
+            solved: HashMap::default(),
+            best: (NOTHING, Vec::new()),
+            path: Vec::new(),
+            nodes: 0,
+            stopped: false,
+        };
+        exact.stage(Stage { board: Board::of(problem), ls_old: 0, locked: 0 });
+        Some(exact)
+    }
+
+    /// Tells the search of a game known from elsewhere (`points` as the judge scores `text`):
+    /// only better ones are looked for, and it is the answer if none is found.
+    pub(crate) fn know(&mut self, points: i64, text: &str) {
+        if points > self.best.0 {
+            self.best = (points, text.as_bytes().to_vec());
+        }
+    }
+
+    /// Searches until every state is solved or `budget` runs out; may be called again to go on.
+    ///
+    /// The search runs in passes: the first ones allow only a few moves within each row (2,
+    /// then 4, 8, 16), which they search quickly and completely, and the games they find make
+    /// the bounds of the next pass cut more; the last pass allows every move, and only it proves
+    /// anything. Each pass starts its table afresh (a capped pass's bounds do not hold for the
+    /// next); the last one keeps it from one call to the next.
+    pub(crate) fn run(&mut self, budget: &Budget) -> Outcome {
+        let mut budget = budget.clone();
+        let proven = loop {
+            self.stopped = false;
+            let done = match self.spawn(0) {
+                None => {
+                    self.know(0, ""); // no room for the first unit: the empty text
+                    true
+                }
+                Some(key) => self.search(key, 0, &mut budget).is_some(),
+            };
+            let full = self.solved.len() >= MAX_STATES;
+            if !done && !full || self.cap == UNCAPPED {
+                break done;
+            }
+            self.cap = if self.cap >= LAST_CAP { UNCAPPED } else { (self.cap * 2).max(FIRST_CAP) };
+            self.solved.clear();
+        };
+        let (points, text) = if self.best.0 == NOTHING { (0, Vec::new()) } else { self.best.clone() };
+        let text = String::from_utf8(text).expect("letters are ASCII");
+        Outcome { text, points, proven }
+    }
+
+    /// Searches from `key`, reached with `prefix` points, for texts that beat the best known;
+    /// returns the best value found from `key` on and a bound no text from there beats, or `None`
+    /// if the search stopped.
+    fn search(&mut self, key: Key, prefix: i64, budget: &mut Budget) -> Option<(i64, i64)> {
+        if let Some(s) = self.solved.get(&key).copied() {
+            self.offer(prefix + s.found, Some(key));
+            if s.found == s.upper || prefix + s.upper <= self.best.0 {
+                return Some((s.found, s.upper));
+            }
+        }
+        self.nodes += 1;
+        if self.stopped
+            || self.nodes.is_multiple_of(CLOCK_EVERY) && budget.should_stop(0)
+            || self.solved.len() >= MAX_STATES
+        {
+            self.stopped = true;
+            return None;
+        }
+        let mut children = self.children(key);
+        // The most promising first: good games early make the bounds cut more.
+        children.sort_by_key(|c| std::cmp::Reverse(c.gain + c.bound));
+        let mut out = Solved { found: NOTHING, upper: NOTHING, letter: NO_LETTER };
+        for c in children {
+            let here = prefix + c.gain;
+            let (found, upper) = if here + c.bound <= self.best.0 {
+                (NOTHING, c.bound) // cannot beat the best known
+            } else {
+                self.path.push(self.letters[usize::from(c.letter)]);
+                let r = match c.step {
+                    Step::Move(next) => self.search(next, here, budget),
+                    Step::Lock(points, None) => {
+                        self.offer(here + points as i64, None);
+                        Some((points as i64, points as i64))
+                    }
+                    Step::Lock(points, Some(next)) => {
+                        let p = points as i64;
+                        self.search(next, here + p, budget).map(|(f, u)| (f + p, u + p))
+                    }
+                };
+                self.path.pop();
+                r?
+            };
+            if c.gain + found > out.found {
+                (out.found, out.letter) = (c.gain + found, c.letter);
+            }
+            out.upper = out.upper.max(c.gain + upper);
+        }
+        out.upper = out.upper.max(out.found);
+        self.solved.insert(key, out);
+        Some((out.found, out.upper))
+    }
+
+    /// The letters worth trying from `key`: for each command that does not repeat a position,
+    /// one letter for each state of the automaton its letters lead to.
+    fn children(&mut self, key: Key) -> Vec<Child> {
+        let unit = self.unit_at(key);
+        let mut out = Vec::with_capacity(24);
+        for cmd in Command::ALL {
+            let Some(step) = self.step(key, unit, cmd) else { continue };
+            let mut seen = [u16::MAX; 6];
+            for l in 0..self.letters.len() {
+                if self.commands[l] != cmd {
+                    continue;
+                }
+                let to = self.auto.next[usize::from(key.auto) * LETTERS + l];
+                let Some(free) = seen.iter().position(|&s| s == to || s == u16::MAX) else { continue };
+                if seen[free] == to {
+                    continue;
+                }
+                seen[free] = to;
+                let (gain, used) = self.gain(key.used, to);
+                let (step, bound) = match step {
+                    Step::Move(n) => {
+                        let n = Key { auto: to, used, ..n };
+                        (Step::Move(n), self.bound(n))
+                    }
+                    Step::Lock(p, n) => {
+                        let n = n.map(|n| Key { auto: to, used, ..n });
+                        (Step::Lock(p, n), p as i64 + n.map_or(0, |n| self.bound(n)))
+                    }
+                };
+                out.push(Child { letter: l as u8, step, gain, bound });
+            }
+        }
+        out
+    }
+
+    /// A bound on what the game earns from `key` on: the move score of every lock left at its
+    /// most, and the power of the moves down left (see [`Bounds`]).
+    fn bound(&self, key: Key) -> i64 {
+        let locked = usize::from(self.boards[key.board as usize].locked);
+        let u = self.source[locked];
+        let low = self.deepest[key.board as usize].min(self.bottom[u]);
+        let downs = (low - i32::from(key.pos.y)).max(0) as usize + 1 + self.later_downs[locked];
+        self.later_moves[locked] + self.bounds.power(downs, key.auto, key.used)
+    }
+
+    /// The points of entering automaton state `to` with phrases `used` used before, and the
+    /// phrases used after.
+    fn gain(&self, used: u32, to: u16) -> (i64, u32) {
+        let ends = self.auto.ends[usize::from(to)];
+        let fresh = i64::from((ends & !used).count_ones());
+        (self.auto.points[usize::from(to)] + 300 * fresh, used | ends)
+    }
+
+    /// Where `cmd` leads from `key` (automaton and phrases unchanged); `None` if it repeats a
+    /// position.
+    fn step(&mut self, key: Key, unit: &Unit, cmd: Command) -> Option<Step> {
+        let stage = &self.boards[key.board as usize];
+        let q = unit.step(key.pos, cmd);
+        if self.rules.fits(&stage.board, unit, q) {
+            let u = self.source[usize::from(stage.locked)];
+            let bit = self.bit(u, q);
+            let row = if q.y == key.pos.y { key.row } else { 0 };
+            if row & bit != 0 || row.count_ones() > self.cap {
+                return None;
+            }
+            return Some(Step::Move(Key { pos: q, row: row | bit, ..key }));
+        }
+        let (mut board, locked) = (stage.board.clone(), stage.locked);
+        let ls = self.rules.lock(&mut board, unit, key.pos);
+        let points = lock_points(unit.size, ls, usize::from(stage.ls_old));
+        let id = self.stage(Stage { board, ls_old: ls as u8, locked: locked + 1 });
+        Some(Step::Lock(points, self.spawn(id)))
+    }
+
+    /// The state of the next unit at its spawn after stage `id` (automaton and phrases to be
+    /// filled in), or `None` if the game is over there.
+    fn spawn(&self, id: u32) -> Option<Key> {
+        let stage = &self.boards[id as usize];
+        let u = *self.source.get(usize::from(stage.locked))?;
+        let unit = &self.rules.units[u];
+        self.rules.fits(&stage.board, unit, unit.spawn).then(|| Key {
+            board: id,
+            pos: unit.spawn,
+            row: self.bit(u, unit.spawn),
+            auto: 0,
+            used: 0,
+        })
+    }
+
+    /// The bit of position `p` of unit `u` in its row's set.
+    fn bit(&self, u: usize, p: Pos) -> u128 {
+        let period = i32::from(self.rules.units[u].period);
+        1u128 << ((i32::from(p.x) - self.lowest[u]) * period + i32::from(p.r))
+    }
+
+    /// The index of a stage, added if new.
+    fn stage(&mut self, stage: Stage) -> u32 {
+        match self.board_ids.entry(stage) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                let id = self.boards.len() as u32;
+                let stage = e.key();
+                let deepest = self.source.get(usize::from(stage.locked)).map_or(-1, |&u| {
+                    let reach = Reach::new(self.rules, &stage.board, &self.rules.units[u]);
+                    reach.locks().iter().map(|p| i32::from(p.y)).max().unwrap_or(-1)
+                });
+                self.deepest.push(deepest);
+                self.boards.push(stage.clone());
+                e.insert(id);
+                id
+            }
+        }
+    }
+
+    /// Keeps the game of `points` that follows the current text and then the best way found
+    /// on from `key` (`None`: the game ends with the text), if it beats the best known.
+    fn offer(&mut self, points: i64, key: Option<Key>) {
+        if points <= self.best.0 {
+            return;
+        }
+        let mut text = self.path.clone();
+        let mut at = key;
+        while let Some(k) = at {
+            let Some(s) = self.solved.get(&k).copied() else { break };
+            if s.letter == NO_LETTER {
+                break;
+            }
+            text.push(self.letters[usize::from(s.letter)]);
+            let (unit, to) = (self.unit_at(k), self.auto.next[usize::from(k.auto) * LETTERS + usize::from(s.letter)]);
+            let used = self.gain(k.used, to).1;
+            at = match self.step(k, unit, self.commands[usize::from(s.letter)]) {
+                Some(Step::Move(n) | Step::Lock(_, Some(n))) => Some(Key { auto: to, used, ..n }),
+                _ => None,
+            };
+        }
+        self.best = (points, text);
+    }
+
+    fn unit_at(&self, key: Key) -> &'a Unit {
+        &self.rules.units[self.source[usize::from(self.boards[key.board as usize].locked)]]
+    }
+}
+
+/// Rows a unit's cells span (the most lines one lock can clear).
+fn rows_spanned(unit: &Unit) -> usize {
+    let o = unit.orient(0, 0);
+    (o.max_dy - o.min_dy + 1) as usize
+}
+
+/// The lowest and highest pivot columns at which `unit` fits on a row of the board, and the
+/// lowest pivot row, over every turn and row parity.
+fn extent(rules: &Rules, unit: &Unit) -> (i32, i32, i32) {
+    let (mut lo, mut hi, mut low) = (i32::MAX, i32::MIN, i32::MIN);
+    for r in 0..unit.period {
+        for parity in 0..2 {
+            let o = unit.orient(r, parity);
+            lo = lo.min(-o.min_dx);
+            hi = hi.max(rules.width as i32 - 1 - o.max_dx);
+            low = low.max(rules.height as i32 - 1 - o.max_dy);
+        }
+    }
+    (lo, hi, low)
+}
+
+#[cfg(test)]
+mod tests {
+    use tessera_core::rng::Rng64;
+
+    use super::*;
+    use crate::engine::state::replay;
+    use crate::judge::score;
+    use crate::problem::{Cell, UnitDef};
+
+    /// The most any text of the whole game scores, by brute force: every letter of every command
+    /// that occurs in a phrase, and one that occurs in none, tried in turn; each game that ends
+    /// is scored by the judge.
+    fn brute(problem: &Problem, rules: &Rules, phrases: &Phrases, text: &mut String) -> u64 {
+        let source = problem.source(0);
+        let mut best = 0;
+        for cmd in Command::ALL {
+            let in_some = |c: char| (0..phrases.len()).any(|i| phrases.text(i).contains(&(c as u8)));
+            for c in cmd.chars().chars().filter(|&c| c == cmd.letter() || in_some(c)) {
+                text.push(c);
+                let commands: Vec<Command> = text.chars().filter_map(Command::from_char).collect();
+                let r = replay(problem, rules, &source, &commands);
+                if r.repeated.is_none() && r.after_end.is_none() {
+                    let got = if r.over {
+                        score(problem, 0, text, phrases).score
+                    } else {
+                        brute(problem, rules, phrases, text)
+                    };
+                    best = best.max(got);
+                }
+                text.pop();
+            }
+        }
+        best
+    }
+
+    /// A small board, its lower rows partly filled, with `units` of the game.
+    fn problem(rng: &mut Rng64, (width, height): (usize, usize), unit: UnitDef, units: usize) -> Problem {
+        let filled = (0..width * height)
+            .filter(|i| i / width >= height - height / 2 && rng.below(3) == 0)
+            .map(|i| Cell::new((i % width) as i32, (i / width) as i32));
+        Problem {
+            id: 1,
+            units: vec![unit],
+            width,
+            height,
+            filled: filled.collect(),
+            source_length: units,
+            source_seeds: vec![0],
+        }
+    }
+
+    /// Checks the exact search against [`brute`] on `boards` random boards of each case:
+    /// single cells, one and two of them (a phrase may then cross the lock), and a pair of cells
+    /// that turns.
+    fn against_brute_force(boards: usize, sizes: [(usize, usize); 3]) {
+        let many = Phrases::new(["ei!", "al", "ba", "ia! ia!"].map(String::from)).unwrap();
+        let few = Phrases::new(["ei!", "al"].map(String::from)).unwrap();
+        let cell = UnitDef { members: vec![Cell::new(0, 0)], pivot: Cell::new(0, 0) };
+        let pair = UnitDef { members: vec![Cell::new(0, 0), Cell::new(1, 0)], pivot: Cell::new(0, 0) };
+        let mut rng = Rng64::seed(7);
+        let cases = [(sizes[0], &cell, 1, &many), (sizes[1], &cell, 2, &few), (sizes[2], &pair, 1, &few)];
+        for (i, (size, unit, units, phrases)) in cases.into_iter().enumerate() {
+            for _ in 0..boards {
+                let p = problem(&mut rng, size, unit.clone(), units);
+                let rules = Rules::new(&p).unwrap();
+                let mut exact = Exact::new(&p, &rules, phrases, 0).expect("a small game");
+                let out = exact.run(&Budget::unlimited());
+                assert!(out.proven, "case {i}");
+                let judged = score(&p, 0, &out.text, phrases);
+                assert_eq!(judged.error, None, "case {i}: {:?}", out.text);
+                assert_eq!(judged.score as i64, out.points, "case {i}: {:?}", out.text);
+                assert_eq!(judged.score, brute(&p, &rules, phrases, &mut String::new()), "case {i}: {:?}", out.text);
+            }
+        }
+    }
+
+    #[test]
+    fn the_proven_best_game_is_what_brute_force_finds() {
+        against_brute_force(3, [(3, 4), (2, 3), (3, 2)]);
+    }
+
+    /// The same on larger boards (about a minute in a release build).
+    #[test]
+    #[ignore = "slow: brute force over every text"]
+    fn the_proven_best_game_is_what_brute_force_finds_on_larger_boards() {
+        against_brute_force(4, [(3, 5), (3, 3), (3, 3)]);
+    }
+
+    #[test]
+    fn the_automaton_scores_texts_as_the_rules_do() {
+        let phrases = Phrases::official();
+        let mut rng = Rng64::seed(3);
+        let cell = UnitDef { members: vec![Cell::new(0, 0)], pivot: Cell::new(0, 0) };
+        let p = problem(&mut rng, (5, 5), cell, 1);
+        let rules = Rules::new(&p).unwrap();
+        let exact = Exact::new(&p, &rules, &phrases, 0).expect("a small game");
+        // Random texts made mostly of pieces of phrases, so that they hold many occurrences.
+        for _ in 0..200 {
+            let mut text = String::new();
+            while text.len() < 60 {
+                let p = phrases.text(rng.below(phrases.len() as u64) as usize);
+                let (a, b) = (rng.below(p.len() as u64) as usize, rng.below(p.len() as u64 + 1) as usize);
+                text.push_str(std::str::from_utf8(&p[a.min(b)..a.max(b)]).unwrap());
+                if rng.below(4) == 0 {
+                    text.push_str(std::str::from_utf8(p).unwrap());
+                }
+            }
+            let (mut s, mut used, mut points) = (0u16, 0u32, 0i64);
+            for b in text.bytes() {
+                let l = exact.letters.iter().position(|&x| x == b).unwrap();
+                s = exact.auto.next[usize::from(s) * LETTERS + l];
+                let (gain, u) = exact.gain(used, s);
+                (points, used) = (points + gain, u);
+            }
+            assert_eq!(points as u64, phrases.score(&text), "{text:?}");
+        }
+    }
+}
