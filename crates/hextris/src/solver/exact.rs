@@ -18,6 +18,12 @@
 //! state are interchangeable; one of each kind is tried. Each state's best value is kept once
 //! found (a table of states), so a state reached again along another path costs one lookup.
 //!
+//! The bounds count the most move score each lock left can earn (the next one exactly, over
+//! every place it can lock) and the most power the moves down left can spell: the `2 len`
+//! points exactly (the automaton's longest paths), the 300 of first uses as a knapsack (each
+//! phrase costs the moves down it needs that no other phrase can share). Beam passes find good
+//! games first ([`Exact::beam`]), so that the bounds cut from the start.
+//!
 //! The search ends when every state is solved (the game is then proven optimal) or when the
 //! budget runs out (then the best game found so far is the answer and nothing is proven). The
 //! table is emptied when it reaches [`MAX_STATES`], which keeps the memory bounded: the search
@@ -55,6 +61,12 @@ const FIRST_CAP: u32 = 2;
 const LAST_CAP: u32 = 16;
 const UNCAPPED: u32 = u32::MAX;
 
+/// The beam passes of [`Exact::run`]: the first width (each pass four times the last), and
+/// the share of the time they take at most (one in `BEAM_SHARE`).
+const FIRST_WIDTH: usize = 16;
+const LAST_WIDTH: usize = 1 << 14;
+const BEAM_SHARE: u32 = 2;
+
 /// The letters: every character that spells a command.
 const LETTERS: usize = 36;
 
@@ -69,6 +81,11 @@ struct Automaton {
     /// Per state and phrase: the moves down still needed to finish the phrase, at best (the
     /// longest start of it that the text so far ends with counts as spelled).
     need: Vec<Vec<u16>>,
+    /// Per phrase: the most of its moves down that an occurrence of another phrase, started
+    /// before it or containing it, can spell too (see [`Bounds::power`]).
+    shared: Vec<u16>,
+    /// Per state: the length of its text (how far into a phrase the text is).
+    depth: Vec<u16>,
 }
 
 impl Automaton {
@@ -140,7 +157,27 @@ impl Automaton {
                     .collect()
             })
             .collect();
-        Automaton { next, ends, points, need }
+        let shared = letters
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let by = |q: &Vec<u8>| {
+                    if q.len() > p.len() && q.windows(p.len()).any(|w| w == p.as_slice()) {
+                        return downs(p); // q holds all of p
+                    }
+                    // q ends with a start of p: q began first (a q that is a start of p begins
+                    // with p, and p counts as the first of the two).
+                    (1..q.len().min(p.len() + 1))
+                        .filter(|&k| q.ends_with(&p[..k]))
+                        .map(|k| downs(&p[..k]))
+                        .max()
+                        .unwrap_or(0)
+                };
+                letters.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, q)| by(q)).max().unwrap_or(0)
+            })
+            .collect();
+        let depth = texts.iter().map(|t| t.len() as u16).collect();
+        Automaton { next, ends, points, need, shared, depth }
     }
 
     fn states(&self) -> usize {
@@ -154,8 +191,10 @@ struct Bounds {
     /// `phrase_points[d * states + s]`: the most `2 len` points any text earns from automaton
     /// state `s` with at most `d` moves down (any number of other letters).
     phrase_points: Vec<i64>,
-    /// `reachable[d * states + s]`: the phrases some text finishes from `s` within `d` moves down.
-    reachable: Vec<u32>,
+    /// Per automaton state, the phrases with the moves down each still needs from there (at
+    /// best) and the fewest of those no other phrase can share, fewest first:
+    /// `(fewest, needed, phrase)`.
+    firsts: Vec<Vec<(u16, u16, u8)>>,
     /// The most moves down the game has left (see [`Exact::downs`]).
     max_downs: usize,
 }
@@ -195,23 +234,56 @@ impl Bounds {
                 }
             }
         }
-        let phrases = auto.need.first().map_or(0, Vec::len);
-        let mut reachable = vec![0u32; (max_downs + 1) * n];
-        for d in 0..=max_downs {
-            for s in 0..n {
-                reachable[d * n + s] =
-                    (0..phrases).filter(|&p| usize::from(auto.need[s][p]) <= d).fold(0, |m, p| m | 1 << p);
-            }
-        }
-        Bounds { phrase_points, reachable, max_downs }
+        let firsts = auto
+            .need
+            .iter()
+            .map(|need| {
+                let mut v: Vec<(u16, u16, u8)> = need
+                    .iter()
+                    .zip(&auto.shared)
+                    .enumerate()
+                    .map(|(p, (&k, &s))| (k.saturating_sub(s), k, p as u8))
+                    .collect();
+                v.sort_unstable();
+                v
+            })
+            .collect();
+        Bounds { phrase_points, firsts, max_downs }
     }
 
     /// The most power a text can still earn from automaton state `s` with at most `downs`
     /// moves down, the phrases `used` used before.
+    ///
+    /// The `2 len` points are the exact most of the automaton. For the 300 points of first
+    /// uses, charge each move down of the text to the earliest-starting first use that spells
+    /// it: a first use is charged at least the moves down it needs from `s` less those an
+    /// earlier-starting phrase can share ([`Automaton::shared`]), and the charges sum to at most
+    /// `downs`. So the first uses are at most the most phrases whose charges fit, which taking
+    /// the cheapest first finds.
     fn power(&self, downs: usize, s: u16, used: u32) -> i64 {
+        self.power_of(downs, s, used, false)
+    }
+
+    /// [`Bounds::power`], or with `smooth` the share of the first phrase that does not fit
+    /// counted too (a guess that falls by a little with each move down, not by 300 at once).
+    fn power_of(&self, downs: usize, s: u16, used: u32, smooth: bool) -> i64 {
         let n = self.phrase_points.len() / (self.max_downs + 1);
-        let i = downs.min(self.max_downs) * n + usize::from(s);
-        self.phrase_points[i] + 300 * i64::from((self.reachable[i] & !used).count_ones())
+        let d = downs.min(self.max_downs);
+        let (mut left, mut firsts) = (d, 0);
+        for &(cost, need, p) in &self.firsts[usize::from(s)] {
+            if used >> p & 1 == 1 || usize::from(need) > d {
+                continue;
+            }
+            if usize::from(cost) > left {
+                if smooth {
+                    firsts += 300 * left as i64 / i64::from(cost);
+                }
+                break;
+            }
+            left -= usize::from(cost);
+            firsts += 300;
+        }
+        self.phrase_points[d * n + usize::from(s)] + firsts
     }
 }
 
@@ -297,12 +369,18 @@ pub(crate) struct Exact<'a> {
     /// one on can earn.
     later_downs: Vec<usize>,
     later_moves: Vec<i64>,
+    /// Per number of units locked: what of `later_moves` is for lines (the rest is cells).
+    later_lines: Vec<i64>,
     boards: Vec<Stage>,
     board_ids: HashMap<Stage, u32>,
-    /// Per stage: the lowest pivot row its next unit can reach.
+    /// Per stage: the lowest pivot row its next unit can reach, and the most move score its
+    /// lock can earn.
     deepest: Vec<i32>,
+    lock_max: Vec<i64>,
     /// The most moves within one row of the current pass (see [`Exact::run`]).
     cap: u32,
+    /// Whether the beam passes have run (see [`Exact::run`]).
+    beamed: bool,
     solved: HashMap<Key, Solved, Fast>,
     /// The best game known: its points and text.
     best: (i64, Vec<u8>),
@@ -364,10 +442,12 @@ impl<'a> Exact<'a> {
         let downs: Vec<usize> =
             source.iter().map(|&u| (bottom[u] - i32::from(rules.units[u].spawn.y)).max(0) as usize + 1).collect();
         let (mut later_downs, mut later_moves) = (vec![0usize; n + 1], vec![0i64; n + 1]);
+        let mut later_lines = vec![0i64; n + 1];
         for k in (0..n).rev() {
             let unit = &rules.units[source[k]];
             let lines = rows_spanned(unit).min(height);
             later_moves[k] = later_moves[k + 1] + lock_points(unit.size, lines, most_lines) as i64;
+            later_lines[k] = later_moves[k] - (later_moves[k + 1] - later_lines[k + 1]) - unit.size as i64;
             later_downs[k] = if k + 1 < n { later_downs[k + 1] + downs[k + 1] } else { 0 };
         }
         let max_downs = later_downs.first().copied().unwrap_or(0) + downs.first().copied().unwrap_or(0);
@@ -383,10 +463,13 @@ impl<'a> Exact<'a> {
             bottom,
             later_downs,
             later_moves,
+            later_lines,
             boards: Vec::new(),
             board_ids: HashMap::new(),
             deepest: Vec::new(),
+            lock_max: Vec::new(),
             cap: FIRST_CAP,
+            beamed: false,
             solved: HashMap::default(),
             best: (NOTHING, Vec::new()),
             path: Vec::new(),
@@ -407,13 +490,26 @@ impl<'a> Exact<'a> {
 
     /// Searches until every state is solved or `budget` runs out; may be called again to go on.
     ///
-    /// The search runs in passes: the first ones allow only a few moves within each row (2,
+    /// The first call starts with beam passes ([`Exact::beam`]), 16 states wide and four times
+    /// wider each pass, for at most half its time. Then the search runs in depth-first passes:
+    /// the first ones allow only a few moves within each row (2,
     /// then 4, 8, 16), which they search quickly and completely, and the games they find make
     /// the bounds of the next pass cut more; the last pass allows every move, and only it proves
     /// anything. Each pass starts its table afresh (a capped pass's bounds do not hold for the
     /// next); the last one keeps it from one call to the next.
     pub(crate) fn run(&mut self, budget: &Budget) -> Outcome {
         let mut budget = budget.clone();
+        if !self.beamed {
+            self.beamed = true;
+            let mut share = budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t / BEAM_SHARE));
+            let mut width = FIRST_WIDTH;
+            let cap = std::mem::replace(&mut self.cap, UNCAPPED);
+            // Wider until the time share runs out, or a pass keeps every state it meets.
+            while width <= LAST_WIDTH && self.beam(width, &mut share) == Some(true) {
+                width *= 4;
+            }
+            self.cap = cap;
+        }
         let proven = loop {
             self.stopped = false;
             let done = match self.spawn(0) {
@@ -432,6 +528,73 @@ impl<'a> Exact<'a> {
         let (points, text) = if self.best.0 == NOTHING { (0, Vec::new()) } else { self.best.clone() };
         let text = String::from_utf8(text).expect("letters are ASCII");
         Outcome { text, points, proven }
+    }
+
+    /// One beam pass, which finds good games fast where the depth-first passes get lost in
+    /// one corner of the tree, and proves nothing. Its layers are the moves down made (a lock
+    /// counts as one): a layer's states first move within their rows, in a beam of their own,
+    /// and every move down or lock from any of them leads to the next layer. Each beam keeps the
+    /// `width` states with the best [`Exact::estimate`] of their whole game (ties: the most
+    /// points so far, then the furthest into a phrase), and a state only if no text reached it
+    /// with as many points before. Moves down are what phrases use up, so states compete with
+    /// those that used as many. Returns whether it left states out, or `None` if the budget ran
+    /// out.
+    fn beam(&mut self, width: usize, budget: &mut Budget) -> Option<bool> {
+        let Some(root) = self.spawn(0) else { return Some(false) };
+        let mut narrowed = false;
+        // Every state kept: its parent and letter (the texts).
+        let mut arena: Vec<(u32, u8)> = vec![(u32::MAX, NO_LETTER)];
+        let mut entries = vec![(root, 0i64, 0u32)];
+        let mut seen: HashMap<Key, i64, Fast> = HashMap::default();
+        while !entries.is_empty() {
+            // The layer of states with as many moves down behind them: moves within the row
+            // first, a beam of their own; every move down or lock from any of them leads to
+            // the next layer.
+            let mut frontier = std::mem::take(&mut entries);
+            let mut below = Kept::default();
+            while !frontier.is_empty() {
+                let mut beside = Kept::default();
+                for &(key, prefix, id) in &frontier {
+                    self.nodes += 1;
+                    if self.nodes.is_multiple_of(CLOCK_EVERY) && budget.should_stop(0) {
+                        return None;
+                    }
+                    for c in self.children(key) {
+                        let here = prefix + c.gain;
+                        if here + c.bound <= self.best.0 {
+                            continue;
+                        }
+                        let (n, points, down) = match c.step {
+                            Step::Move(n) => (n, here, n.pos.y != key.pos.y),
+                            Step::Lock(p, Some(n)) => (n, here + p as i64, true),
+                            Step::Lock(p, None) => {
+                                if here + p as i64 > self.best.0 {
+                                    let mut text = traced(&arena, id, &self.letters);
+                                    text.push(self.letters[usize::from(c.letter)]);
+                                    self.best = (here + p as i64, text);
+                                }
+                                continue;
+                            }
+                        };
+                        if seen.get(&n).is_some_and(|&v| v >= points) {
+                            continue;
+                        }
+                        if seen.len() >= MAX_STATES {
+                            seen.clear();
+                        }
+                        seen.insert(n, points);
+                        let rank = (points + self.estimate(n), points, self.auto.depth[usize::from(n.auto)]);
+                        let b = Beamed { rank, key: n, parent: id, letter: c.letter };
+                        if down { below.add(b) } else { beside.add(b) }
+                    }
+                }
+                narrowed |= beside.all.len() > width;
+                frontier = beside.best(width, &mut arena);
+            }
+            narrowed |= below.all.len() > width;
+            entries = below.best(width, &mut arena);
+        }
+        Some(narrowed)
     }
 
     /// Searches from `key`, reached with `prefix` points, for texts that beat the best known;
@@ -529,7 +692,25 @@ impl<'a> Exact<'a> {
         let u = self.source[locked];
         let low = self.deepest[key.board as usize].min(self.bottom[u]);
         let downs = (low - i32::from(key.pos.y)).max(0) as usize + 1 + self.later_downs[locked];
-        self.later_moves[locked] + self.bounds.power(downs, key.auto, key.used)
+        let moves = self.lock_max[key.board as usize] + self.later_moves[locked + 1];
+        moves + self.bounds.power(downs, key.auto, key.used)
+    }
+
+    /// What a beam pass ranks states by: [`Exact::bound`] with the units after the current one
+    /// clearing no lines and going down as far as the current one can (a guess, not a bound: the
+    /// bound's looser terms for those units would favour states that have locked fewer units).
+    fn estimate(&self, key: Key) -> i64 {
+        let locked = usize::from(self.boards[key.board as usize].locked);
+        let u = self.source[locked];
+        let low = self.deepest[key.board as usize].min(self.bottom[u]);
+        let above = self.bottom[u] - low;
+        let later = self.source[locked + 1..].iter().map(|&v| {
+            let spawn = i32::from(self.rules.units[v].spawn.y);
+            ((self.bottom[v] - above - spawn).max(0) + 1) as usize
+        });
+        let downs = (low - i32::from(key.pos.y)).max(0) as usize + 1 + later.sum::<usize>();
+        let cells = self.later_moves[locked + 1] - self.later_lines[locked + 1];
+        self.lock_max[key.board as usize] + cells + self.bounds.power_of(downs, key.auto, key.used, true)
     }
 
     /// The points of entering automaton state `to` with phrases `used` used before, and the
@@ -589,11 +770,15 @@ impl<'a> Exact<'a> {
             Entry::Vacant(e) => {
                 let id = self.boards.len() as u32;
                 let stage = e.key();
-                let deepest = self.source.get(usize::from(stage.locked)).map_or(-1, |&u| {
-                    let reach = Reach::new(self.rules, &stage.board, &self.rules.units[u]);
-                    reach.locks().iter().map(|p| i32::from(p.y)).max().unwrap_or(-1)
+                let (deepest, most) = self.source.get(usize::from(stage.locked)).map_or((-1, 0), |&u| {
+                    let unit = &self.rules.units[u];
+                    let locks = Reach::new(self.rules, &stage.board, unit).locks();
+                    let most = locks.iter().map(|&p| lines_at(&stage.board, unit, p)).max().unwrap_or(0);
+                    let deepest = locks.iter().map(|p| i32::from(p.y)).max().unwrap_or(-1);
+                    (deepest, lock_points(unit.size, most, usize::from(stage.ls_old)) as i64)
                 });
                 self.deepest.push(deepest);
+                self.lock_max.push(most);
                 self.boards.push(stage.clone());
                 e.insert(id);
                 id
@@ -638,6 +823,71 @@ impl<'a> Exact<'a> {
     fn unit_at(&self, key: Key) -> &'a Unit {
         &self.rules.units[self.source[usize::from(self.boards[key.board as usize].locked)]]
     }
+}
+
+/// A state met by a beam pass: its rank (estimate of the whole game, points so far, depth into
+/// a phrase), and its parent (an index into the states kept) and the letter from there.
+#[derive(Copy, Clone, Debug)]
+struct Beamed {
+    rank: (i64, i64, u16),
+    key: Key,
+    parent: u32,
+    letter: u8,
+}
+
+/// The states a beam pass may keep, each once (its best way there).
+#[derive(Default)]
+struct Kept {
+    all: Vec<Beamed>,
+    at: HashMap<Key, usize, Fast>,
+}
+
+impl Kept {
+    fn add(&mut self, b: Beamed) {
+        match self.at.entry(b.key) {
+            Entry::Occupied(e) => self.all[*e.get()] = b,
+            Entry::Vacant(e) => {
+                e.insert(self.all.len());
+                self.all.push(b);
+            }
+        }
+    }
+
+    /// The `width` best, each added to `arena`: `(state, points, index in the arena)`.
+    fn best(mut self, width: usize, arena: &mut Vec<(u32, u8)>) -> Vec<(Key, i64, u32)> {
+        if self.all.len() > width {
+            self.all.select_nth_unstable_by(width, |a, b| b.rank.cmp(&a.rank));
+            self.all.truncate(width);
+        }
+        self.all
+            .iter()
+            .map(|b| {
+                arena.push((b.parent, b.letter));
+                (b.key, b.rank.1, (arena.len() - 1) as u32)
+            })
+            .collect()
+    }
+}
+
+/// The text of state `i` of `arena`.
+fn traced(arena: &[(u32, u8)], mut i: u32, letters: &[u8]) -> Vec<u8> {
+    let mut text = Vec::new();
+    while let Some(&(parent, letter)) = arena.get(i as usize) {
+        if letter == NO_LETTER {
+            break;
+        }
+        text.push(letters[usize::from(letter)]);
+        i = parent;
+    }
+    text.reverse();
+    text
+}
+
+/// The lines a lock of `unit` at `p` clears on `board`.
+fn lines_at(board: &Board, unit: &Unit, p: Pos) -> usize {
+    let (x, y) = (i32::from(p.x), i32::from(p.y));
+    let o = unit.orient(p.r, y);
+    o.rows.iter().filter(|&&(dy, m)| board.rows()[(y + dy) as usize] | m << (x + o.min_dx) == board.full()).count()
 }
 
 /// Rows a unit's cells span (the most lines one lock can clear).
@@ -732,7 +982,17 @@ mod tests {
                 let judged = score(&p, 0, &out.text, phrases);
                 assert_eq!(judged.error, None, "case {i}: {:?}", out.text);
                 assert_eq!(judged.score as i64, out.points, "case {i}: {:?}", out.text);
-                assert_eq!(judged.score, brute(&p, &rules, phrases, &mut String::new()), "case {i}: {:?}", out.text);
+                let most = brute(&p, &rules, phrases, &mut String::new());
+                assert_eq!(judged.score, most, "case {i}: {:?}", out.text);
+                // A narrow beam alone: a game the judge scores as the beam does, no better.
+                let mut beam = Exact::new(&p, &rules, phrases, 0).expect("a small game");
+                beam.cap = UNCAPPED;
+                assert!(beam.beam(2, &mut Budget::unlimited()).is_some());
+                let text = String::from_utf8(beam.best.1.clone()).unwrap();
+                let judged = score(&p, 0, &text, phrases);
+                assert_eq!(judged.error, None, "case {i}: {text:?}");
+                assert_eq!(judged.score as i64, beam.best.0, "case {i}: {text:?}");
+                assert!(judged.score <= most, "case {i}: {text:?}");
             }
         }
     }
