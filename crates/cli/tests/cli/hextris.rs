@@ -457,12 +457,13 @@ fn gen_writes_problems_once_and_the_other_commands_read_them() {
 
 #[test]
 fn solve_stops_early_only_when_its_games_are_proven_optimal() {
-    // One single cell on a 5x4 board: the exact search of short games ends at once.
+    // One single cell on a 5x4 board: the exact search of short games ends at once. Two seeds
+    // with the same units: one search, the same game for both.
     let dir = scratch("hextris-exact");
     let problem = serde_json::json!({
         "id": 7, "units": [{ "members": [{ "x": 0, "y": 0 }], "pivot": { "x": 0, "y": 0 } }],
         "width": 5, "height": 4, "filled": [{ "x": 0, "y": 3 }, { "x": 1, "y": 3 }, { "x": 3, "y": 3 }],
-        "sourceLength": 1, "sourceSeeds": [0]
+        "sourceLength": 1, "sourceSeeds": [0, 5]
     });
     let file = dir.join("tiny.json");
     std::fs::write(&file, problem.to_string()).unwrap();
@@ -476,6 +477,8 @@ fn solve_stops_early_only_when_its_games_are_proven_optimal() {
     std::fs::write(&solutions, &out.stdout).unwrap();
     let judged = json(&["hextris", "score", "-f", file.to_str().unwrap(), solutions.to_str().unwrap(), "--json"]);
     assert_eq!(judged["seeds"][0]["error"], Value::Null, "{judged}");
+    assert_eq!(judged["seeds"][1]["error"], Value::Null, "{judged}");
+    assert_eq!(judged["seeds"][0]["score"], judged["seeds"][1]["score"], "{judged}");
     // The bottom row has two gaps, so no line: at least the lock and "Ei!" on the way down.
     let (lock, ei) = (1, 300 + 2 * 3);
     assert!(judged["score"].as_u64().unwrap() >= lock + ei, "{judged}");

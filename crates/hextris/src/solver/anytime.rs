@@ -194,19 +194,27 @@ pub fn solve(
 /// The exact searches of a problem's seeds (see the module `exact`), for the seeds whose game
 /// is short enough.
 struct Exacts<'s> {
-    /// Per seed: its search, and whether its game is proven optimal.
+    /// Per seed: its search, and whether its game is proven optimal (`None` for a seed whose
+    /// units come in the same order as an earlier seed's: it gets that seed's game).
     searches: Vec<Option<(Exact<'s>, bool)>>,
+    /// Per seed: the earlier seed with the same units in the same order, if any.
+    same: Vec<Option<usize>>,
 }
 
 impl<'s> Exacts<'s> {
     fn new(solver: &'s Solver<'_>) -> Exacts<'s> {
         let (problem, rules, phrases) = (solver.problem, &solver.rules, &solver.settings.phrases);
-        let searches = problem
-            .source_seeds
-            .iter()
-            .map(|&seed| Exact::new(problem, rules, phrases, seed).map(|e| (e, false)))
-            .collect();
-        Exacts { searches }
+        let sources: Vec<Vec<usize>> = problem.source_seeds.iter().map(|&seed| problem.source(seed)).collect();
+        let (mut searches, mut same): (Vec<_>, Vec<Option<usize>>) = (Vec::new(), Vec::new());
+        for (j, &seed) in problem.source_seeds.iter().enumerate() {
+            let twin = (0..j).find(|&i| sources[i] == sources[j] && same[i].is_none());
+            same.push(twin);
+            searches.push(match twin {
+                Some(_) => None,
+                None => Exact::new(problem, rules, phrases, seed).map(|e| (e, false)),
+            });
+        }
+        Exacts { searches, same }
     }
 
     fn is_empty(&self) -> bool {
@@ -214,12 +222,17 @@ impl<'s> Exacts<'s> {
     }
 
     fn all_proven(&self) -> bool {
-        self.searches.iter().all(|s| s.as_ref().is_some_and(|s| s.1))
+        (0..self.searches.len()).all(|j| {
+            let i = self.same[j].unwrap_or(j);
+            self.searches[i].as_ref().is_some_and(|s| s.1)
+        })
     }
 
     /// Runs the searches not yet ended within `budget`, on `threads` threads, each thread its
-    /// seeds in turn with equal shares of its time; offers each seed's best game to `search`.
+    /// seeds in turn with equal shares of its time; offers each seed's best game to `search`
+    /// (and to the seeds with the same units).
     fn run(&mut self, search: &Search<'_, '_>, budget: &Budget, threads: usize) {
+        let same = &self.same;
         let mut open: Vec<(usize, &mut Exact<'s>, &mut bool)> = self
             .searches
             .iter_mut()
@@ -240,12 +253,16 @@ impl<'s> Exacts<'s> {
                     for (i, (j, exact, proven)) in queue.into_iter().enumerate() {
                         let slice =
                             budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t / (n - i) as u32));
-                        if let Some(g) = search.games().get(j) {
+                        let twins: Vec<usize> = (0..same.len()).filter(|&k| k == j || same[k] == Some(j)).collect();
+                        let games = search.games();
+                        for g in twins.iter().filter_map(|&k| games.get(k)) {
                             exact.know(g.scorecard.score as i64, &g.text);
                         }
                         let outcome = exact.run(&slice);
                         *proven = outcome.proven;
-                        search.offer_exact(j, &outcome);
+                        for &k in &twins {
+                            search.offer_exact(k, &outcome);
+                        }
                     }
                 };
                 worker.spawn_scoped(scope, run).expect("a thread for the exact search");
