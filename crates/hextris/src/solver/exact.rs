@@ -165,8 +165,8 @@ impl Automaton {
                     if q.len() > p.len() && q.windows(p.len()).any(|w| w == p.as_slice()) {
                         return downs(p); // q holds all of p
                     }
-                    // q ends with a start of p: q began first (a q that is a start of p begins
-                    // with p, and p counts as the first of the two).
+                    // q ends with a start of p: q began first. (When p begins with q, both start
+                    // at the same letter and p, the longer, counts as the first of the two.)
                     (1..q.len().min(p.len() + 1))
                         .filter(|&k| q.ends_with(&p[..k]))
                         .map(|k| downs(&p[..k]))
@@ -437,7 +437,10 @@ impl<'a> Exact<'a> {
         // Suffix sums over the source: moves down (spawn to the lowest row, and the lock's
         // letter) and move score (every cell, and every row the unit spans cleared).
         let height = rules.height;
-        let most_lines = rules.units.iter().map(|u| rows_spanned(u).min(height)).max().unwrap_or(0);
+        // A starting board may hold full rows: the first lock clears them too.
+        let start = Board::of(problem);
+        let full = start.rows().iter().filter(|&&r| r == start.full()).count();
+        let most_lines = rules.units.iter().map(|u| rows_spanned(u).min(height)).max().unwrap_or(0) + full;
         let n = source.len();
         let downs: Vec<usize> =
             source.iter().map(|&u| (bottom[u] - i32::from(rules.units[u].spawn.y)).max(0) as usize + 1).collect();
@@ -883,17 +886,20 @@ fn traced(arena: &[(u32, u8)], mut i: u32, letters: &[u8]) -> Vec<u8> {
     text
 }
 
-/// The lines a lock of `unit` at `p` clears on `board`.
+/// The lines a lock of `unit` at `p` clears on `board`: the rows its cells fill, and any row
+/// full before (a starting board may have some).
 fn lines_at(board: &Board, unit: &Unit, p: Pos) -> usize {
     let (x, y) = (i32::from(p.x), i32::from(p.y));
     let o = unit.orient(p.r, y);
-    o.rows.iter().filter(|&&(dy, m)| board.rows()[(y + dy) as usize] | m << (x + o.min_dx) == board.full()).count()
+    let filled =
+        o.rows.iter().filter(|&&(dy, m)| board.rows()[(y + dy) as usize] | m << (x + o.min_dx) == board.full());
+    filled.count() + board.rows().iter().filter(|&&r| r == board.full()).count()
 }
 
 /// Rows a unit's cells span (the most lines one lock can clear).
 fn rows_spanned(unit: &Unit) -> usize {
-    let o = unit.orient(0, 0);
-    (o.max_dy - o.min_dy + 1) as usize
+    let spans = (0..unit.period).flat_map(|r| (0..2).map(move |parity| unit.orient(r, parity)));
+    spans.map(|o| (o.max_dy - o.min_dy + 1) as usize).max().unwrap_or(0)
 }
 
 /// The lowest and highest pivot columns at which `unit` fits on a row of the board, and the
@@ -995,6 +1001,48 @@ mod tests {
                 assert!(judged.score <= most, "case {i}: {text:?}");
             }
         }
+    }
+
+    /// The proven game of `p` is judge-valid and what brute force finds.
+    fn proven_is_brute(p: &Problem, phrases: &Phrases) {
+        let rules = Rules::new(p).unwrap();
+        let out = Exact::new(p, &rules, phrases, 0).expect("a small game").run(&Budget::unlimited());
+        assert!(out.proven);
+        let judged = score(p, 0, &out.text, phrases);
+        assert_eq!(judged.error, None, "{:?}", out.text);
+        assert_eq!(judged.score, brute(p, &rules, phrases, &mut String::new()), "{:?}", out.text);
+    }
+
+    #[test]
+    fn later_units_may_clear_as_many_rows_as_they_span_turned() {
+        // A flat pair stands up when turned: the second one can clear two rows.
+        let pair = UnitDef { members: vec![Cell::new(0, 0), Cell::new(1, 0)], pivot: Cell::new(0, 0) };
+        let p = Problem {
+            id: 1,
+            units: vec![pair],
+            width: 2,
+            height: 5,
+            filled: vec![],
+            source_length: 2,
+            source_seeds: vec![0],
+        };
+        let phrases = Phrases::new(["kl".to_string()]).unwrap();
+        let rules = Rules::new(&p).unwrap();
+        let out = Exact::new(&p, &rules, &phrases, 0).expect("a small game").run(&Budget::unlimited());
+        assert!(out.proven);
+        // A game whose second lock clears two rows: the proven game is no worse.
+        let known = score(&p, 0, "lklklpklklklp", &phrases);
+        assert_eq!((known.error, known.lines_cleared), (None, 2));
+        assert!(out.points >= known.score as i64, "{out:?} against {}", known.score);
+    }
+
+    #[test]
+    fn a_starting_board_with_a_full_row_clears_it_at_the_first_lock() {
+        let cell = UnitDef { members: vec![Cell::new(0, 0)], pivot: Cell::new(0, 0) };
+        let filled = [(0, 2), (1, 2), (2, 2), (0, 3), (2, 3)].map(|(x, y)| Cell::new(x, y)).to_vec();
+        let p =
+            Problem { id: 1, units: vec![cell], width: 3, height: 4, filled, source_length: 1, source_seeds: vec![0] };
+        proven_is_brute(&p, &Phrases::new(["ei!", "ia! ia!", "al", "la", "ll"].map(String::from)).unwrap());
     }
 
     #[test]
