@@ -371,6 +371,9 @@ fn round(r: &tessera_hextris::solver::Round) -> String {
             "every text searched so far, score {} (optimal proven on {} of {}, {:.1} s)",
             r.score, r.proven, r.seeds, r.seconds
         ),
+        Phase::Cells => {
+            format!("single cells, every lock spelled: width {:>5}, score {} ({:.1} s)", r.width, r.score, r.seconds)
+        }
     }
 }
 

@@ -16,6 +16,10 @@
 //! [`solve`] returns at once; otherwise the rounds above follow, and then the exact searches go
 //! on (from where they stopped) until the time is up. Each seed gets the better of its games.
 //!
+//! Games whose units are all single cells (see the module `single_cells`) get a beam over every
+//! place each unit can lock, with its best text, right after the first round: [`CELLS_SHARE`]
+//! of the time, passes four times wider each while the next is expected to fit.
+//!
 //! A plan is spelled and judged only when it promises more than the seed's best so far; each
 //! seed keeps its best game as the judge scores it.
 
@@ -31,6 +35,8 @@ use super::exact::{Exact, Outcome};
 use super::game::{Game, Grown, problem_score};
 use super::rework::Try;
 use super::setup::{Settings, Solver};
+use super::single_cells;
+use super::unturned::Turnless;
 use crate::engine::EngineError;
 use crate::judge::score;
 use crate::phrase::Phrases;
@@ -38,6 +44,13 @@ use crate::problem::Problem;
 
 /// The share of the time the exact searches of short games get before the rounds.
 const EXACT_SHARE: f64 = 0.5;
+
+/// The share of the time the beam over games of single cells gets after the first round.
+const CELLS_SHARE: f64 = 0.75;
+
+/// The beam over games of single cells: its first width, how much wider each pass is, and its
+/// widest (each layer keeps a text per game: memory grows with the width).
+const CELLS_WIDTHS: (usize, usize, usize) = (4, 4, 1 << 12);
 
 /// The shortest spell of reworking, in seconds.
 const MIN_SLICE: f64 = 0.05;
@@ -86,6 +99,9 @@ pub enum Phase {
     Graft,
     /// Searched short games exactly, over every text (see [`Round::proven`]).
     Exact,
+    /// Searched games whose units are all single cells with a beam of [`Round::width`] over
+    /// every place each unit can lock, each with its best text.
+    Cells,
 }
 
 /// What [`solve`] reports after each round.
@@ -145,6 +161,11 @@ pub fn solve(
         search.widen_sets(width, 1, whole);
     }
     report(Phase::Widen, width, search.widen(width, whole));
+    if let Some(turnless) = Turnless::of(&settings.phrases).filter(|_| single_cells::takes(&solver.rules)) {
+        let share = whole.time_left().map_or_else(|| whole.fork(), |t| whole.within(t.mul_f64(CELLS_SHARE)));
+        let (widest, improved) = search.single_cells(&turnless, &share);
+        report(Phase::Cells, widest, improved);
+    }
     if !exact.is_empty() {
         // The games of the first round are what the exact searches must beat.
         let first = whole.time_left().map_or_else(|| whole.fork(), |t| whole.within(t.mul_f64(EXACT_SHARE)));
@@ -369,12 +390,67 @@ impl Search<'_, '_> {
 
     /// Keeps the best game of seed `j`'s exact search, as the judge scores it.
     fn offer_exact(&self, j: usize, outcome: &Outcome) {
+        self.offer_outside(j, (&outcome.text, outcome.points), 0, outcome.proven);
+    }
+
+    /// Keeps a game of seed `j` found outside the rounds (its text and its points as the search
+    /// that found it counts them, the beam width that found it), as the judge scores it, if it
+    /// scores more than the last one kept or is proven optimal.
+    fn offer_outside(&self, j: usize, (text, points): (&str, i64), width: usize, proven: bool) -> bool {
         let seed = self.solver.problem.source_seeds[j];
-        let scorecard = score(self.solver.problem, seed, &outcome.text, &self.solver.settings.phrases);
-        debug_assert_eq!(scorecard.score as i64, outcome.points, "the judge and the exact search differ");
-        let text = outcome.text.clone();
-        let game = Game { seed, text, scorecard, width: 0, weights: 0, partial: false };
-        lock(&self.exact)[j] = Some((game, outcome.proven));
+        let scorecard = score(self.solver.problem, seed, text, &self.solver.settings.phrases);
+        debug_assert_eq!(scorecard.score as i64, points, "the judge and the search differ");
+        let mut outside = lock(&self.exact);
+        let better = outside[j].as_ref().is_none_or(|(g, _)| {
+            scorecard.score > g.scorecard.score || (proven && scorecard.score >= g.scorecard.score)
+        });
+        if better {
+            let game = Game { seed, text: text.to_string(), scorecard, width, weights: 0, partial: false };
+            outside[j] = Some((game, proven));
+        }
+        better
+    }
+
+    /// Runs the beam over games of single cells (the module `single_cells`) for each seed
+    /// (seeds with the same units share one run), wider each pass, while the next pass is
+    /// expected to end within `budget`; the seeds' threads share the seeds. Returns the widest
+    /// pass run, and how many seeds it improved (on the best game before).
+    fn single_cells(&self, turnless: &Turnless, budget: &Budget) -> (usize, usize) {
+        let (problem, rules) = (self.solver.problem, &self.solver.rules);
+        let sources: Vec<Vec<usize>> = problem.source_seeds.iter().map(|&seed| problem.source(seed)).collect();
+        let firsts: Vec<usize> = (0..sources.len()).filter(|&j| !sources[..j].contains(&sources[j])).collect();
+        let before = problem_score(&self.games());
+        let (mut width, mut widest, mut last) = (CELLS_WIDTHS.0, 0, 0.0);
+        while width <= CELLS_WIDTHS.2 {
+            let expected = last * CELLS_WIDTHS.1 as f64;
+            if budget.time_left().is_some_and(|t| t.as_secs_f64() < expected) || budget.clone().expired() {
+                break;
+            }
+            let started = Instant::now();
+            let games = split_work(firsts.len(), self.threads, budget, Vec::new, |out: &mut Vec<_>, k, b| {
+                let seed = problem.source_seeds[firsts[k]];
+                out.push((k, single_cells::play((problem, rules, turnless), seed, width, b)));
+                true
+            });
+            let games: Vec<_> = games.into_iter().flatten().collect();
+            let mut cut = games.len() < firsts.len();
+            for (k, game) in games {
+                let Some((text, points)) = game else {
+                    cut = true;
+                    continue;
+                };
+                for j in (0..sources.len()).filter(|&j| sources[j] == sources[firsts[k]]) {
+                    self.offer_outside(j, (&text, points), width, false);
+                }
+            }
+            if cut {
+                break;
+            }
+            (widest, last) = (width, started.elapsed().as_secs_f64());
+            width *= CELLS_WIDTHS.1;
+        }
+        let after = problem_score(&self.games());
+        (widest, usize::from(after > before))
     }
 
     /// Whether every seed's best game has failed at least `tries` tries in a row to be reworked.

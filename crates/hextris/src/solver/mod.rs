@@ -11,6 +11,7 @@
 //!
 //! * `anytime`: [`solve`], the use of the time: widening, reworking, grafting;
 //! * `exact`: short games searched over every text, their best game proven optimal;
+//! * `single_cells`: games whose units all are single cells, a beam over every lock and text;
 //! * [`tune`]: tuning the weights of the position evaluation on training games;
 //! * `rework`: a finished game planned again from a unit on ([`Try`]);
 //! * `graft`: long phrases run through several units of a finished game;
@@ -33,6 +34,7 @@ mod game;
 mod graft;
 mod rework;
 mod setup;
+mod single_cells;
 mod spell;
 mod speller;
 pub mod tune;

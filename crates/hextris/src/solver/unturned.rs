@@ -18,6 +18,7 @@
 
 use crate::command::Command;
 use crate::engine::{Board, Pos, Rules, Unit};
+use crate::phrase::Phrases;
 
 /// Most phrases without a turn this exact search follows (states grow as `2^n`).
 const MAX_PHRASES: usize = 4;
@@ -83,6 +84,12 @@ pub(crate) struct Turnless {
     auto: Automaton,
     texts: Vec<Vec<u8>>,
     spellable: Vec<usize>,
+    /// Per move of [`MOVES`], automaton state and letter worth trying (those in some phrase,
+    /// and one of the others: a letter in no phrase leaves the automaton at its start,
+    /// whichever it is), from `step_at[move].0`, as many a state as `step_at[move].1`: the next state, the points of the phrases that end there
+    /// (first uses not counted), those phrases (a mask) and the letter.
+    steps: Vec<(u16, i32, u32, u8)>,
+    step_at: [(usize, usize); 4],
 }
 
 impl Turnless {
@@ -95,7 +102,38 @@ impl Turnless {
         }
         let texts: Vec<&[u8]> = spellable.iter().map(|&i| phrases[i].0).collect();
         let auto = Automaton::new(&texts);
-        Some(Turnless { auto, texts: texts.into_iter().map(<[u8]>::to_vec).collect(), spellable })
+        let letters = MOVES.map(|cmd| {
+            let (mut some, mut none) = (Vec::new(), None);
+            for b in cmd.chars().bytes() {
+                if texts.iter().any(|t| t.contains(&b)) {
+                    some.push(b);
+                } else {
+                    none = none.or(Some(b));
+                }
+            }
+            some.extend(none);
+            some
+        });
+        let (mut steps, mut step_at) = (Vec::new(), [(0, 0); 4]);
+        for (m, letters) in letters.iter().enumerate() {
+            step_at[m] = (steps.len(), letters.len());
+            for s in 0..auto.ends.len() {
+                for &b in letters {
+                    let to = auto.next[s * 256 + usize::from(b)];
+                    let ends = &auto.ends[usize::from(to)];
+                    let points = ends.iter().map(|&p| 2 * texts[p].len() as i32).sum();
+                    steps.push((to, points, ends.iter().fold(0u32, |mask, &p| mask | 1 << p), b));
+                }
+            }
+        }
+        Some(Turnless { auto, texts: texts.into_iter().map(<[u8]>::to_vec).collect(), spellable, steps, step_at })
+    }
+
+    /// [`Turnless::new`] for the phrases of a game.
+    pub(crate) fn of(phrases: &Phrases) -> Option<Turnless> {
+        let listed: Vec<(&[u8], bool)> =
+            (0..phrases.len()).map(|i| (phrases.text(i), phrases.commands(i).iter().any(|c| c.is_turn()))).collect();
+        Turnless::new(&listed)
     }
 
     /// Whether the exact search takes `unit` (one that cannot turn, on a board of at most
@@ -128,6 +166,102 @@ impl Turnless {
         search.spell_out(start)
     }
 
+    /// Every place `unit` can lock from its spawn on `board`, each with the best text (most
+    /// phrase points) for every way the text can end: the automaton's state after it and the
+    /// phrases it uses first. The game's text so far leaves the automaton in state `start` (a
+    /// game starts in state 0), and has used the phrases of the mask `used` (bit `i`: the `i`th
+    /// phrase without a turn, in the order given to [`Turnless::new`]). `None` when the
+    /// unit can turn, the board is too big, or the spawn is taken.
+    pub(crate) fn walks(
+        &self,
+        (rules, board, unit): (&Rules, &Board, &Unit),
+        start: usize,
+        used: u32,
+    ) -> Option<Walks> {
+        if !Turnless::takes(rules, unit) || !rules.fits(board, unit, unit.spawn) {
+            return None;
+        }
+        // The phrases not used yet get a bit each in the masks of phrases first used.
+        let k = self.texts.len();
+        let fresh: Vec<usize> = (0..k).filter(|&p| used >> p & 1 == 0).collect();
+        let firsts = 1usize << fresh.len();
+        let pack = |mask: usize| fresh.iter().enumerate().fold(0, |c, (b, &p)| c | (mask >> p & 1) << b);
+        let packed: Vec<usize> = (0..1 << k).map(pack).collect();
+        let unpack = |c: usize| fresh.iter().enumerate().fold(0, |m, (b, &p)| m | ((c >> b & 1) << p) as u32);
+        let (width, height, states) = (rules.width, rules.height, self.auto.ends.len());
+        let (sx, y0) = (unit.spawn.x as usize, unit.spawn.y as usize);
+        // States: (row from the spawn's, column, run, automaton state, phrases first used).
+        let cell = |x: usize, y: usize| (y - y0) * width + x;
+        let block = states * firsts;
+        let n = (height - y0) * width * RUNS * block;
+        let (mut value, mut from, mut byte) = (vec![i32::MIN; n], vec![u32::MAX; n], vec![0u8; n]);
+        // Per place, automaton state and phrases first used: the best lock there.
+        let mut locks = vec![(i32::MIN, 0u32, 0u8); (height - y0) * width * block];
+        value[(cell(sx, y0) * RUNS + ENTERED) * block + start * firsts] = 0;
+        let mut live: Vec<(usize, i32)> = Vec::with_capacity(block);
+        for y in y0..height {
+            let order = [(ENTERED, false), (EAST, false), (WEST, true)];
+            for (run, west) in order {
+                for x in (0..width).map(|x| if west { width - 1 - x } else { x }) {
+                    let here = Pos::new(x as i32, y as i32, 0);
+                    if !rules.fits(board, unit, here) {
+                        continue;
+                    }
+                    // The states of this place and run that some walk reaches, and their points.
+                    let base = (cell(x, y) * RUNS + run) * block;
+                    live.clear();
+                    live.extend((base..base + block).filter(|&i| value[i] != i32::MIN).map(|i| (i, value[i])));
+                    if live.is_empty() {
+                        continue;
+                    }
+                    for (m, &cmd) in MOVES.iter().enumerate() {
+                        // Coming back along the row would repeat a position.
+                        if (cmd == Command::W && run == EAST) || (cmd == Command::E && run == WEST) {
+                            continue;
+                        }
+                        let to = here.step(cmd, 1);
+                        let lock = !rules.fits(board, unit, to);
+                        let next_run = [WEST, EAST, ENTERED, ENTERED][m];
+                        let to_base = if lock {
+                            cell(x, y) * block
+                        } else {
+                            (cell(to.x as usize, to.y as usize) * RUNS + next_run) * block
+                        };
+                        let (first_step, letters) = self.step_at[m];
+                        // Hot loop: every state reached, every letter worth trying.
+                        for &(i, v) in &live {
+                            let (s, f) = ((i - base) / firsts, (i - base) % firsts);
+                            let steps = &self.steps[first_step + s * letters..first_step + (s + 1) * letters];
+                            for &(ns, points, ends, b) in steps {
+                                let new = packed[ends as usize] & !f;
+                                let points = v + points + 300 * new.count_ones() as i32;
+                                let j = to_base + usize::from(ns) * firsts + (f | new);
+                                if lock {
+                                    if points > locks[j].0 {
+                                        locks[j] = (points, i as u32, b);
+                                    }
+                                } else if points > value[j] {
+                                    (value[j], from[j], byte[j]) = (points, i as u32, b);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let ends = locks
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.0 != i32::MIN)
+            .map(|(j, &(points, from, byte))| {
+                let (c, s, f) = (j / block, j % block / firsts, j % firsts);
+                let pos = Pos::new((c % width) as i32, (y0 + c / width) as i32, 0);
+                End { pos, state: s, first: unpack(f), points: i64::from(points), from: from as usize, byte }
+            })
+            .collect();
+        Some(Walks { ends, from, byte })
+    }
+
     /// What the best text of [`Turnless::spell`] earns, for each state of the automaton that
     /// the text before it may leave (phrases used first not counted): the `bonus` of the unit
     /// before, so that a game's units can be spelled from the last to the first and each text
@@ -148,6 +282,47 @@ impl Turnless {
             .map(|s| search.value[search.at(i32::from(spawn.x), i32::from(spawn.y), ENTERED, s, 0)].max(0))
             .collect();
         Some(values)
+    }
+}
+
+/// Where a walk of [`Turnless::walks`] locks, and its best text's points.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct End {
+    /// Where the unit locks.
+    pub(crate) pos: Pos,
+    /// The automaton's state after the text.
+    pub(crate) state: usize,
+    /// The phrases the text uses first (a mask as in [`Turnless::walks`]).
+    pub(crate) first: u32,
+    /// The text's phrase points, first uses included.
+    pub(crate) points: i64,
+    /// The walk's state before the locking letter, and that letter.
+    from: usize,
+    byte: u8,
+}
+
+/// What [`Turnless::walks`] finds: every way to lock, and how to spell each.
+pub(crate) struct Walks {
+    /// One per place, end state and phrases first used, with the most points; by place (rows
+    /// down, then columns).
+    pub(crate) ends: Vec<End>,
+    /// Per state of the walk: the state before it (`u32::MAX` at the spawn) and the letter
+    /// from there.
+    from: Vec<u32>,
+    byte: Vec<u8>,
+}
+
+impl Walks {
+    /// The text of `end`'s walk.
+    pub(crate) fn text(&self, end: &End) -> Vec<u8> {
+        let mut text = vec![end.byte];
+        let mut i = end.from;
+        while self.from[i] != u32::MAX {
+            text.push(self.byte[i]);
+            i = self.from[i] as usize;
+        }
+        text.reverse();
+        text
     }
 }
 
@@ -185,9 +360,8 @@ impl<'a> Search<'a> {
         (auto, texts, bonus): (&'a Automaton, &'a [Vec<u8>], &'a [i64]),
         fresh: &'a [bool],
     ) -> Search<'a> {
-        // A pivot may stand a few columns off the board when its cells are on it.
-        let margin = unit.size as i32 + 2;
-        let (x0, cols, y0) = (-margin, rules.width + 2 * margin as usize, i32::from(unit.spawn.y));
+        // A unit that cannot turn is one cell at its pivot: the pivot stays on the board.
+        let (x0, cols, y0) = (0, rules.width, i32::from(unit.spawn.y));
         let rows = (i32::from(target.y) - y0 + 1).max(0) as usize;
         let n = (rows * cols * RUNS * auto.ends.len()) << texts.len();
         Search {
