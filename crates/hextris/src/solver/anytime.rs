@@ -413,7 +413,8 @@ impl Search<'_, '_> {
 
     /// Runs the beam over games of single cells (the module `single_cells`) for each seed
     /// (seeds with the same units share one run), wider each pass, while the next pass is
-    /// expected to end within `budget`; the seeds' threads share the seeds. Returns the widest
+    /// expected to end within `budget`; the threads share the seeds, or each seed's games when
+    /// there are fewer seeds than threads. Returns the widest
     /// pass run, and how many seeds it improved (on the best game before).
     fn single_cells(&self, turnless: &Turnless, budget: &Budget) -> (usize, usize) {
         let (problem, rules) = (self.solver.problem, &self.solver.rules);
@@ -427,9 +428,11 @@ impl Search<'_, '_> {
                 break;
             }
             let started = Instant::now();
-            let games = split_work(firsts.len(), self.threads, budget, Vec::new, |out: &mut Vec<_>, k, b| {
+            // Fewer seeds than threads: one seed after the other, each on every thread.
+            let (workers, each) = if firsts.len() < self.threads { (1, self.threads) } else { (self.threads, 1) };
+            let games = split_work(firsts.len(), workers, budget, Vec::new, |out: &mut Vec<_>, k, b| {
                 let seed = problem.source_seeds[firsts[k]];
-                out.push((k, single_cells::play((problem, rules, turnless), seed, width, b)));
+                out.push((k, single_cells::play((problem, rules, turnless), seed, (width, each), b)));
                 true
             });
             let games: Vec<_> = games.into_iter().flatten().collect();

@@ -27,10 +27,15 @@ use super::unturned::Turnless;
 use crate::engine::{Board, Pos, Rules, State};
 use crate::problem::Problem;
 
+/// See [`Node::key`].
+type Key = (u64, u8, usize, u32);
+
 /// A game in the beam after its last unit.
 #[derive(Clone, Debug)]
 struct Node {
     state: State,
+    /// The board's hash.
+    hash: u64,
     /// The automaton's state after the text so far, and the phrases used (a mask as in
     /// [`Turnless::walks`]).
     auto: usize,
@@ -49,6 +54,12 @@ impl Node {
         self.state.move_score as i64 + self.power
     }
 
+    /// What makes two games the same: their board (hashed), the lines of the last lock, the
+    /// automaton's state and the phrases used.
+    fn key(&self) -> Key {
+        (self.hash, self.state.ls_old, self.auto, self.used)
+    }
+
     /// How the beam ranks games: by points, then by the highest filled row, lower first
     /// (more rows for the next units to spell phrases on the way down).
     fn rank(&self) -> (i64, i64) {
@@ -61,14 +72,14 @@ pub(crate) fn takes(rules: &Rules) -> bool {
     rules.units.iter().all(|u| Turnless::takes(rules, u))
 }
 
-/// The best game of seed `seed` a beam of `width` finds, with its points (move score and
-/// phrase points, as the judge counts them), or `None` when some unit can turn, the board is
-/// too big for [`Turnless`], or the time ran out before a game was over.
+/// The best game of seed `seed` a beam of `width` finds on `threads` threads, with its points
+/// (move score and phrase points, as the judge counts them), or `None` when some unit can
+/// turn, the board is too big for [`Turnless`], or the time runs out first.
 pub(crate) fn play(
     (problem, rules, turnless): (&Problem, &Rules, &Turnless),
     seed: u32,
-    width: usize,
-    budget: &mut Budget,
+    (width, threads): (usize, usize),
+    budget: &Budget,
 ) -> Option<(String, i64)> {
     let source = problem.source(seed);
     if source.iter().any(|&u| !Turnless::takes(rules, &rules.units[u])) {
@@ -76,7 +87,7 @@ pub(crate) fn play(
     }
     let start = State::new(problem);
     let over = spawn_taken(rules, &start.board, &source, 0);
-    let first = Node { state: start, auto: 0, used: 0, power: 0, parent: 0, text: Vec::new(), over };
+    let first = Node { state: start, hash: 0, auto: 0, used: 0, power: 0, parent: 0, text: Vec::new(), over };
     // The games of the last layer, and of each layer before it only what spells them.
     let mut layer = vec![first];
     let mut history: Vec<Vec<(usize, Vec<u8>)>> = Vec::new();
@@ -87,21 +98,12 @@ pub(crate) fn play(
                 best = Some((n.points(), history.len(), i));
             }
         }
-        let mut next = Next { nodes: Vec::new(), seen: HashMap::new(), floor: BinaryHeap::new(), width };
-        for (i, node) in layer.iter().enumerate().filter(|(_, n)| !n.over) {
-            if budget.expired() {
-                return None;
-            }
-            next.children(rules, turnless, &source, (i, node));
-        }
+        let next = next_layer((rules, turnless, &source), &layer, (width, threads), budget)?;
         history.push(layer.into_iter().map(|n| (n.parent, n.text)).collect());
-        if next.nodes.is_empty() {
+        if next.is_empty() {
             break;
         }
-        layer = next.nodes;
-        // Best first: the next layer's first parents raise its floor soonest.
-        layer.sort_by_key(|n| Reverse(n.rank()));
-        layer.truncate(width);
+        layer = next;
     }
     let (points, mut k, mut i) = best?;
     let mut texts = Vec::new();
@@ -119,6 +121,59 @@ fn rank(points: i64, state: &State) -> (i64, i64) {
     (points, state.board.top() as i64)
 }
 
+/// The games after the next unit from those of `layer` that are not over, at most `width`,
+/// found on `threads` threads (each expands a share of the games; their layers are merged);
+/// `None` when the time runs out.
+fn next_layer(
+    (rules, turnless, source): (&Rules, &Turnless, &[usize]),
+    layer: &[Node],
+    (width, threads): (usize, usize),
+    budget: &Budget,
+) -> Option<Vec<Node>> {
+    let open: Vec<usize> = (0..layer.len()).filter(|&i| !layer[i].over).collect();
+    let threads = threads.clamp(1, open.len().div_ceil(4).max(1));
+    // Thread `t` takes every `threads`th game from the `t`th: each gets some of the best.
+    let expand = |t: usize| -> Option<Next> {
+        let mut budget = budget.worker();
+        let mut next = Next { nodes: Vec::new(), seen: HashMap::new(), floor: BinaryHeap::new(), width };
+        for &i in open.iter().skip(t).step_by(threads) {
+            if budget.expired() {
+                return None;
+            }
+            next.children(rules, turnless, source, (i, &layer[i]));
+        }
+        Some(next)
+    };
+    let parts: Vec<Option<Next>> = if threads == 1 {
+        vec![expand(0)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || expand(t))).collect();
+            handles.into_iter().map(|h| h.join().expect("a beam thread")).collect()
+        })
+    };
+    let mut parts = parts.into_iter().collect::<Option<Vec<Next>>>()?.into_iter();
+    let mut merged = parts.next().map_or_else(Vec::new, |n| n.nodes);
+    if threads > 1 {
+        // The same game from two threads: the better one.
+        let mut seen: HashMap<_, usize> = merged.iter().enumerate().map(|(j, n)| (n.key(), j)).collect();
+        for node in parts.flat_map(|n| n.nodes) {
+            match seen.get(&node.key()) {
+                Some(&j) if merged[j].rank() >= node.rank() => {}
+                Some(&j) => merged[j] = node,
+                None => {
+                    seen.insert(node.key(), merged.len());
+                    merged.push(node);
+                }
+            }
+        }
+    }
+    // Best first: the next layer's first parents raise its floor soonest.
+    merged.sort_by_key(|n| Reverse(n.rank()));
+    merged.truncate(width);
+    Some(merged)
+}
+
 /// Whether the unit after `locked` units cannot start: the source is used up or its spawn is
 /// taken.
 fn spawn_taken(rules: &Rules, board: &Board, source: &[usize], locked: usize) -> bool {
@@ -129,7 +184,7 @@ fn spawn_taken(rules: &Rules, board: &Board, source: &[usize], locked: usize) ->
 struct Next {
     nodes: Vec<Node>,
     /// Where each (board's hash, lines of the last lock, automaton state, phrases used) is.
-    seen: HashMap<(u64, u8, usize, u32), usize>,
+    seen: HashMap<Key, usize>,
     /// The points of the best `width` games let in so far (some may since have been bettered
     /// by a game with the same key): a game scoring no more than the least of them cannot be
     /// among the layer's best.
@@ -178,6 +233,7 @@ impl Next {
             }
             let child = Node {
                 state: state.clone(),
+                hash: *hash,
                 auto: end.state,
                 used,
                 power,
@@ -239,12 +295,16 @@ mod tests {
             let rules = Rules::new(&p).unwrap();
             let proven = Exact::new(&p, &rules, &phrases, 0).expect("a short game").run(&Budget::unlimited());
             assert!(proven.proven, "case {case}");
-            let (text, points) = play((&p, &rules, &turnless), 0, usize::MAX, &mut Budget::unlimited()).unwrap();
-            let card = score(&p, 0, &text, &phrases);
-            assert_eq!(card.error, None, "case {case}: {text:?}");
-            assert_eq!(card.score as i64, points, "case {case}: {text:?}");
-            assert_eq!(points, proven.points, "case {case}: {text:?} against {:?}", proven.text);
-            cleared += card.lines_cleared;
+            // On one thread and on two (each expands some games; their layers are merged).
+            for threads in [1, 2] {
+                let game = play((&p, &rules, &turnless), 0, (usize::MAX, threads), &Budget::unlimited());
+                let (text, points) = game.unwrap();
+                let card = score(&p, 0, &text, &phrases);
+                assert_eq!(card.error, None, "case {case}: {text:?}");
+                assert_eq!(card.score as i64, points, "case {case}: {text:?}");
+                assert_eq!(points, proven.points, "case {case}: {text:?} against {:?}", proven.text);
+                cleared += card.lines_cleared;
+            }
         }
         assert!(cleared > 0, "no case cleared a line");
     }
@@ -257,18 +317,21 @@ mod tests {
         let turnless = Turnless::of(&phrases).unwrap();
         assert!(takes(&rules));
         let mut scores = Vec::new();
-        for width in [1, 4, 16] {
-            let (text, points) = play((&problem, &rules, &turnless), 0, width, &mut Budget::unlimited()).unwrap();
+        for (width, threads) in [(1, 1), (4, 2), (16, 1), (16, 2)] {
+            let game = play((&problem, &rules, &turnless), 0, (width, threads), &Budget::unlimited());
+            let (text, points) = game.unwrap();
             let card = score(&problem, 0, &text, &phrases);
             assert_eq!(card.error, None, "width {width}: {text:?}");
             assert_eq!((card.score as i64, card.locked), (points, 20), "width {width}: {text:?}");
             scores.push(points);
         }
         // Wider finds more here (each width's game checked by the judge above).
-        assert!(scores[2] > scores[0], "{scores:?}");
+        assert!(scores[2] > scores[0] && scores[3] > scores[0], "{scores:?}");
         // No time: no game.
-        let mut over = Budget::unlimited().with_time(std::time::Duration::ZERO);
-        assert!(play((&problem, &rules, &turnless), 0, 16, &mut over).is_none());
+        let over = Budget::unlimited().with_time(std::time::Duration::ZERO);
+        for threads in [1, 2] {
+            assert!(play((&problem, &rules, &turnless), 0, (16, threads), &over).is_none());
+        }
     }
 
     #[test]
