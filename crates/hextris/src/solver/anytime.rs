@@ -341,7 +341,8 @@ struct Pace {
 struct Search<'s, 'p> {
     solver: &'s Solver<'p>,
     best: Mutex<Vec<Best>>,
-    /// Per seed: the best game of the exact search, and whether it is proven optimal.
+    /// Per seed: the best game found outside the rounds (by the exact search or the beam over
+    /// games of single cells), and whether it is proven optimal.
     exact: Mutex<Vec<Option<(Game, bool)>>>,
     threads: usize,
     /// Seconds to spell one game, as last measured.
@@ -396,7 +397,7 @@ impl Search<'_, '_> {
     /// Keeps a game of seed `j` found outside the rounds (its text and its points as the search
     /// that found it counts them, the beam width that found it), as the judge scores it, if it
     /// scores more than the last one kept or is proven optimal.
-    fn offer_outside(&self, j: usize, (text, points): (&str, i64), width: usize, proven: bool) -> bool {
+    fn offer_outside(&self, j: usize, (text, points): (&str, i64), width: usize, proven: bool) {
         let seed = self.solver.problem.source_seeds[j];
         let scorecard = score(self.solver.problem, seed, text, &self.solver.settings.phrases);
         debug_assert_eq!(scorecard.score as i64, points, "the judge and the search differ");
@@ -408,7 +409,6 @@ impl Search<'_, '_> {
             let game = Game { seed, text: text.to_string(), scorecard, width, weights: 0, partial: false };
             outside[j] = Some((game, proven));
         }
-        better
     }
 
     /// Runs the beam over games of single cells (the module `single_cells`) for each seed
@@ -420,7 +420,8 @@ impl Search<'_, '_> {
         let (problem, rules) = (self.solver.problem, &self.solver.rules);
         let sources: Vec<Vec<usize>> = problem.source_seeds.iter().map(|&seed| problem.source(seed)).collect();
         let firsts: Vec<usize> = (0..sources.len()).filter(|&j| !sources[..j].contains(&sources[j])).collect();
-        let before = problem_score(&self.games());
+        let score = |g: &Game| g.scorecard.score;
+        let before: Vec<u64> = self.games().iter().map(score).collect();
         let (mut width, mut widest, mut last) = (CELLS_WIDTHS.0, 0, 0.0);
         while width <= CELLS_WIDTHS.2 {
             let expected = last * CELLS_WIDTHS.1 as f64;
@@ -452,8 +453,8 @@ impl Search<'_, '_> {
             (widest, last) = (width, started.elapsed().as_secs_f64());
             width *= CELLS_WIDTHS.1;
         }
-        let after = problem_score(&self.games());
-        (widest, usize::from(after > before))
+        let improved = self.games().iter().zip(&before).filter(|(g, b)| score(g) > **b).count();
+        (widest, improved)
     }
 
     /// Whether every seed's best game has failed at least `tries` tries in a row to be reworked.

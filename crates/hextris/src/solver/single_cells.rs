@@ -74,7 +74,8 @@ pub(crate) fn takes(rules: &Rules) -> bool {
 
 /// The best game of seed `seed` a beam of `width` finds on `threads` threads, with its points
 /// (move score and phrase points, as the judge counts them), or `None` when some unit can
-/// turn, the board is too big for [`Turnless`], or the time runs out first.
+/// turn, the board is too big for [`Turnless`], or the time runs out before any game is over
+/// (when it runs out later, the best game over by then).
 pub(crate) fn play(
     (problem, rules, turnless): (&Problem, &Rules, &Turnless),
     seed: u32,
@@ -98,11 +99,12 @@ pub(crate) fn play(
                 best = Some((n.points(), history.len(), i));
             }
         }
-        let next = next_layer((rules, turnless, &source), &layer, (width, threads), budget)?;
+        let next = next_layer((rules, turnless, &source), &layer, (width, threads), budget);
         history.push(layer.into_iter().map(|n| (n.parent, n.text)).collect());
-        if next.is_empty() {
+        // Out of time: the best game over so far (if any) is still a whole game.
+        let Some(next) = next.filter(|n| !n.is_empty()) else {
             break;
-        }
+        };
         layer = next;
     }
     let (points, mut k, mut i) = best?;

@@ -84,10 +84,11 @@ pub(crate) struct Turnless {
     auto: Automaton,
     texts: Vec<Vec<u8>>,
     spellable: Vec<usize>,
-    /// Per move of [`MOVES`], automaton state and letter worth trying (those in some phrase,
-    /// and one of the others: a letter in no phrase leaves the automaton at its start,
-    /// whichever it is), from `step_at[move].0`, as many a state as `step_at[move].1`: the next state, the points of the phrases that end there
-    /// (first uses not counted), those phrases (a mask) and the letter.
+    /// What each letter worth trying does to the automaton: the next state, the points of the
+    /// phrases that end there (first uses not counted), those phrases (a mask) and the letter.
+    /// Per move of [`MOVES`] from `step_at[move].0`, `step_at[move].1` letters a state. The
+    /// letters worth trying are those in some phrase and one of the others (a letter in no
+    /// phrase leaves the automaton at its start, whichever it is).
     steps: Vec<(u16, i32, u32, u8)>,
     step_at: [(usize, usize); 4],
 }
