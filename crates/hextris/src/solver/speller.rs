@@ -156,6 +156,7 @@ pub struct Speller {
 impl Speller {
     /// A speller for `phrases`.
     pub fn new(phrases: &Phrases) -> Speller {
+        let turnless = Turnless::of(phrases);
         let mut phrases: Vec<Phrase> = (0..phrases.len())
             .map(|i| {
                 let commands = phrases.commands(i);
@@ -164,9 +165,6 @@ impl Speller {
                 Phrase { text: phrases.text(i).to_vec(), commands, downs, repeat: true, base: i, points, chain: false }
             })
             .collect();
-        let listed: Vec<(&[u8], bool)> =
-            phrases.iter().map(|p| (p.text.as_slice(), p.commands.iter().any(|c| c.is_turn()))).collect();
-        let turnless = Turnless::new(&listed);
         phrases.extend(chains(&phrases));
         let rate = |p: &Phrase| p.points as f64 / p.downs.max(1) as f64;
         let best = phrases.iter().map(rate).fold(0.0, f64::max);

@@ -37,6 +37,11 @@ const ENTERED: usize = 0;
 const EAST: usize = 1;
 const WEST: usize = 2;
 
+/// Whether `cmd` takes a walk running `run` back along its row (a position repeated).
+fn turns_back(cmd: Command, run: usize) -> bool {
+    (cmd == Command::W && run == EAST) || (cmd == Command::E && run == WEST)
+}
+
 /// Each phrase's lower-cased text, and whether it has a turn.
 pub(crate) type Listed<'a> = [(&'a [u8], bool)];
 
@@ -217,7 +222,7 @@ impl Turnless {
                     }
                     for (m, &cmd) in MOVES.iter().enumerate() {
                         // Coming back along the row would repeat a position.
-                        if (cmd == Command::W && run == EAST) || (cmd == Command::E && run == WEST) {
+                        if turns_back(cmd, run) {
                             continue;
                         }
                         let to = here.step(cmd, 1);
@@ -438,7 +443,7 @@ impl<'a> Search<'a> {
         let here = Pos::new(x, y, 0);
         for (m, &cmd) in MOVES.iter().enumerate() {
             // Coming back along the row would repeat a position.
-            if (cmd == Command::W && run == EAST) || (cmd == Command::E && run == WEST) {
+            if turns_back(cmd, run) {
                 continue;
             }
             let to = here.step(cmd, 1);
@@ -520,7 +525,7 @@ mod tests {
     ) -> Option<u64> {
         let mut best = None;
         for cmd in MOVES {
-            if (cmd == Command::W && run == EAST) || (cmd == Command::E && run == WEST) {
+            if turns_back(cmd, run) {
                 continue;
             }
             let to = at.step(cmd, 1);
