@@ -225,6 +225,20 @@ impl Reach {
         })
     }
 
+    /// The mask of pivot row `y`, turn `r`: bit `b` set where the unit fits with its pivot in
+    /// column `b - `[`Reach::offset`]`(r, y)` (no bit outside the rows covered).
+    #[inline]
+    pub(crate) fn valid_row(&self, y: i32, r: u8) -> u128 {
+        let inside = y >= self.ymin && y < self.ymin + self.rows as i32 && r < self.period;
+        if inside { self.valid[self.index(y, r)] } else { 0 }
+    }
+
+    /// What a pivot column adds to become a bit of the masks of row `y`, turn `r`.
+    #[inline]
+    pub(crate) fn offset(&self, r: u8, y: i32) -> i32 {
+        self.base(r, y)
+    }
+
     /// Whether the unit fits at `p`.
     pub fn is_valid(&self, p: Pos) -> bool {
         self.bit(p).is_some_and(|b| self.valid[self.index(p.y as i32, p.r)] >> b & 1 == 1)

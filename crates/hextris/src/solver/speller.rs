@@ -8,7 +8,8 @@
 //! entries, best first, flood the positions of the row they can walk to (never through the cells
 //! their own phrase used in that row); every position then tries every phrase (and the two single
 //! moves down) towards the rows below. A phrase may also end the unit: its last command then
-//! locks it where it stands.
+//! locks it where it stands. Each phrase is first walked from the whole row at once (a few mask
+//! operations, see [`Route::row_walks`]), so a position looks only at the phrases that fit from it.
 //!
 //! The first occurrence of a phrase in a game is worth 300 more. The search runs on layers: on
 //! the first no phrase new to the game has been spelled yet, and a new phrase lifts a way to the
@@ -26,7 +27,7 @@ use std::collections::VecDeque;
 
 use super::bridge::{Bridge, Carry, free_path};
 use super::unturned::Turnless;
-use super::walk::{Route, TURNS, Walk, walk};
+use super::walk::{Route, RowWalks, TURNS, Walk, walk};
 use crate::command::Command;
 use crate::engine::bfs::{bfs, shortest_walk};
 use crate::engine::reach::undo;
@@ -338,9 +339,36 @@ impl Speller {
             })
             .collect();
         self.make_routes(unit.period);
+        let (period, parity) = (unit.period as usize, |y: i32| (y & 1) as usize);
+        let (cands, words) = (candidates.len(), candidates.len().div_ceil(64));
+        let mut walks = vec![RowWalks::default(); period * cands];
+        // `live[(128 r + b) words ..][..words]`: the candidates that end or lock from bit `b` of
+        // the row's turn `r`, one bit each.
+        let mut live = vec![0u64; period * 128 * words];
         for y in start.y as i32..=ty {
             let band = self.band;
             let row: Vec<Pos> = reach.reachable_in_row(y).filter(|q| band.holds(q.x as i32, y)).collect();
+            // Where each phrase goes from every start of the row at once, for the turns the row
+            // has, turned into each start's list of phrases worth walking.
+            let mut starts = [0u128; 6];
+            for q in &row {
+                starts[q.r as usize] |= 1 << reach.bit(*q)?;
+            }
+            for r in (0..period).filter(|&r| starts[r] != 0) {
+                let live = &mut live[128 * r * words..][..128 * words];
+                live.fill(0);
+                let routes = &self.routes[period];
+                for (c, &i) in candidates.iter().enumerate() {
+                    let w = routes[TURNS * i + 2 * r + parity(y)].row_walks(reach, y, ty);
+                    walks[r * cands + c] = w;
+                    let mut m = w.open() & starts[r];
+                    while m != 0 {
+                        let b = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        live[b * words + c / 64] |= 1 << (c % 64);
+                    }
+                }
+            }
             for layer in 0..layers {
                 let base = layer * n;
                 self.close_row(reach, unit, &row, base, blocked);
@@ -363,6 +391,15 @@ impl Speller {
                             }
                         }
                     }
+                    let bit = reach.bit(q)?;
+                    let mine = &live[(128 * q.r as usize + bit as usize) * words..][..words];
+                    // Heads of phrases the next unit finishes that start here.
+                    let here_key = kq - base;
+                    let first = heads.partition_point(|&(k, _)| k < here_key);
+                    let here_heads = heads[first..].iter().take_while(|&&(k, _)| k == here_key);
+                    if mine.iter().all(|&w| w == 0) && here_heads.clone().next().is_none() {
+                        continue; // no phrase can be walked from here
+                    }
                     let e = self.entry[kq] as usize % n;
                     if e != last_entry {
                         self.suffix(reach, unit, e, base, blocked, &mut suffix);
@@ -380,9 +417,20 @@ impl Speller {
                         forbid.push(reach.pos_of(up % n));
                         k = up;
                     }
-                    let period = unit.period as usize;
-                    let turn = 2 * q.r as usize + (q.y & 1) as usize;
-                    for &i in &candidates {
+                    let turn = 2 * q.r as usize + parity(y);
+                    let row_walks = &walks[q.r as usize * cands..][..cands];
+                    let ones = mine.iter().enumerate().flat_map(|(j, &w)| {
+                        let mut w = w;
+                        std::iter::from_fn(move || {
+                            (w != 0).then(|| {
+                                let c = w.trailing_zeros() as usize;
+                                w &= w - 1;
+                                64 * j + c
+                            })
+                        })
+                    });
+                    for c in ones {
+                        let (i, w) = (candidates[c], row_walks[c]);
                         let (of, was_used) = (self.phrases[i].base, used[self.phrases[i].base]);
                         // A phrase new to the game (and to this way down) lifts the way to the
                         // next layer, with its bonus; on the last layer only a phrase that
@@ -391,7 +439,7 @@ impl Speller {
                         let lifts = fresh && layer + 1 < layers;
                         let points = self.phrases[i].points;
                         let p = &self.phrases[i];
-                        let walked = self.routes[period][TURNS * i + turn].walk(reach, q, ty, &forbid);
+                        let walked = self.routes[period][TURNS * i + turn].walk_at(w, q, bit, &forbid);
                         match walked {
                             Walk::Ends(to) if p.downs > 0 => {
                                 let (gain, k) = match lifts {
@@ -411,9 +459,7 @@ impl Speller {
                         }
                     }
                     // Heads of phrases the next unit finishes: new phrases, bonus and all.
-                    let here_key = kq - base;
-                    let first = heads.partition_point(|&(k, _)| k < here_key);
-                    for &(_, b) in heads[first..].iter().take_while(|&&(k, _)| k == here_key) {
+                    for &(_, b) in here_heads {
                         let bridge = &bridges[b];
                         let fresh = !self.new[kq].contains(&(bridge.phrase as u16));
                         let gain = here + 300 * fresh as i64 + 2 * self.phrases[bridge.phrase].text.len() as i64;

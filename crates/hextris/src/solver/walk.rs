@@ -2,7 +2,11 @@
 //!
 //! The speller tries every phrase from every position it reaches, so a phrase's moves are worked
 //! out once ([`Route`]) for each unit period, start turn and row parity: a command moves a unit
-//! the same way wherever it stands, but for the row parity (moves down) and the turn.
+//! the same way wherever it stands, but for the row parity (moves down) and the turn. And since
+//! a route is the same from every start of a row, it is walked from all of them at once
+//! ([`Route::row_walks`]): where the unit fits after each command is a row mask of the board
+//! shifted by the command's offset, so a route's starts that fit all the way are an AND of a
+//! mask per command.
 
 use crate::command::Command;
 use crate::engine::{Pos, Reach, Unit};
@@ -31,6 +35,37 @@ pub(super) struct Route {
     steps: Vec<(i16, i16, u8)>,
     /// Whether the phrase comes back to a position of the same row (it can never be spelled).
     repeats: bool,
+    /// The start's turn.
+    r: u8,
+    /// Commands before the first move down (their positions are in the start's row).
+    first_row: usize,
+}
+
+/// Where a route goes from every start of one pivot row at once, as bits of the row's masks
+/// (see [`Reach`]): the starts it ends from with every command moving the unit, and those it
+/// locks from with its last command. A start's bit in neither: the route fails there. The
+/// positions of the start's row that must be avoided are not looked at (see [`Route::walk_at`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct RowWalks {
+    ends: u128,
+    locks: u128,
+}
+
+impl RowWalks {
+    /// The starts the route ends or locks from, unless a position to avoid is in the way.
+    pub(super) fn open(self) -> u128 {
+        self.ends | self.locks
+    }
+}
+
+/// `v` with bit `b + k` moved to bit `b` (bits moved from outside 0..128 are clear).
+#[inline]
+fn take_from(v: u128, k: i32) -> u128 {
+    match k {
+        0..128 => v >> k,
+        -127..0 => v << -k,
+        _ => 0,
+    }
 }
 
 impl Route {
@@ -47,28 +82,59 @@ impl Route {
             row.push(at);
             steps.push((at.x, at.y - start.y, at.r));
         }
-        Route { steps, repeats }
+        let first_row = steps.iter().take_while(|s| s.1 == 0).count();
+        Route { steps, repeats, r: start.r, first_row }
     }
 
-    /// [`walk`] along the route from `from` (whose turn and row parity it was made for).
-    #[inline]
-    pub(super) fn walk(&self, reach: &Reach, from: Pos, last_row: i32, forbid: &[Pos]) -> Walk {
+    /// The route from every start of pivot row `y` (with the route's turn and the row's parity)
+    /// at once, rows below `last_row` barred: one AND of a shifted mask per command, where
+    /// [`Route::walk`] takes a step per command and start.
+    pub(super) fn row_walks(&self, reach: &Reach, y: i32, last_row: i32) -> RowWalks {
+        let Some((&last, before)) = self.steps.split_last() else {
+            return RowWalks { ends: !0, locks: 0 };
+        };
         if self.repeats {
-            return Walk::Fails;
+            return RowWalks::default();
         }
-        let mut cur = from;
-        for (j, &(dx, dy, r)) in self.steps.iter().enumerate() {
-            let next = Pos { x: from.x + dx, y: from.y + dy, r };
-            if !reach.is_valid(next) {
-                return if j + 1 == self.steps.len() { Walk::Locks(cur) } else { Walk::Fails };
-            }
-            // Rows only go down: a position of the first row is one with no move down yet.
-            if (dy > 0 && next.y as i32 > last_row) || (dy == 0 && forbid.contains(&next)) {
-                return Walk::Fails;
-            }
-            cur = next;
+        let from = reach.offset(self.r, y);
+        // The starts from which step (dx, dy, r) lands where the unit fits.
+        let fits = |&(dx, dy, r): &(i16, i16, u8)| {
+            let (ty, k) = (y + i32::from(dy), i32::from(dx));
+            take_from(reach.valid_row(ty, r), k + reach.offset(r, ty) - from)
+        };
+        // Rows only go down, so the prefix keeps above `last_row` if its last step does.
+        let above = |&(_, dy, _): &(i16, i16, u8)| dy == 0 || y + i32::from(dy) <= last_row;
+        if !before.last().is_none_or(above) {
+            return RowWalks::default();
         }
-        Walk::Ends(cur)
+        let mut prefix = !0u128;
+        for step in before {
+            prefix &= fits(step);
+            if prefix == 0 {
+                return RowWalks::default();
+            }
+        }
+        let end = fits(&last);
+        RowWalks { ends: if above(&last) { prefix & end } else { 0 }, locks: prefix & !end }
+    }
+
+    /// [`Route::walk`] from `from`, bit `bit` of its row's masks, given the route's
+    /// [`Route::row_walks`] for that row: only the positions to avoid are left to look at.
+    #[inline]
+    pub(super) fn walk_at(&self, walks: RowWalks, from: Pos, bit: u32, forbid: &[Pos]) -> Walk {
+        let at = |&(dx, dy, r): &(i16, i16, u8)| Pos { x: from.x + dx, y: from.y + dy, r };
+        let clear = |n: usize| self.steps[..n].iter().all(|s| !forbid.contains(&at(s)));
+        let n = self.steps.len();
+        if walks.ends >> bit & 1 == 1 {
+            match clear(self.first_row) {
+                true => self.steps.last().map_or(Walk::Ends(from), |s| Walk::Ends(at(s))),
+                false => Walk::Fails,
+            }
+        } else if walks.locks >> bit & 1 == 1 && clear(self.first_row.min(n - 1)) {
+            Walk::Locks(if n >= 2 { at(&self.steps[n - 2]) } else { from })
+        } else {
+            Walk::Fails
+        }
     }
 }
 
@@ -142,9 +208,13 @@ mod tests {
                     let forbid = [unit.step(q, Command::E), unit.step(q, Command::CW)];
                     for (i, c) in commands.iter().enumerate() {
                         let turn = 2 * q.r as usize + (q.y & 1) as usize;
+                        let route = &routes[TURNS * i + turn];
+                        let by_steps = walk(&reach, unit, q, c, last_row, &forbid, &mut seen);
+                        let (y, bit) = (i32::from(q.y), reach.bit(q).expect("a reachable position has a bit"));
+                        let walks = route.row_walks(&reach, y, last_row);
                         assert_eq!(
-                            routes[TURNS * i + turn].walk(&reach, q, last_row, &forbid),
-                            walk(&reach, unit, q, c, last_row, &forbid, &mut seen),
+                            route.walk_at(walks, q, bit, &forbid),
+                            by_steps,
                             "problem {n}, {q:?}, {}",
                             phrases.name(i)
                         );
