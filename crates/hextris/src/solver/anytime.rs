@@ -2,6 +2,7 @@
 //!
 //! ```text
 //!   round 1     every set of weights, beam width 1; each seed ranks the sets by promise
+//!               (with a time limit the sets after the first plan in half the time left)
 //!   widen       width 2, 4, 8, ... with each seed's best sets, while a round improves at
 //!               least half the seeds and the next one fits in the time
 //!   rework      the best games cut and planned again from there, until the graft's share
@@ -23,6 +24,7 @@
 //! A plan is spelled and judged only when it promises more than the seed's best so far; each
 //! seed keeps its best game as the judge scores it.
 
+use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -51,6 +53,10 @@ const CELLS_SHARE: f64 = 0.75;
 /// The beam over games of single cells: its first width, how much wider each pass is, and its
 /// widest (each layer keeps a text per game: memory grows with the width).
 const CELLS_WIDTHS: (usize, usize, usize) = (4, 4, 1 << 12);
+
+/// The share of the time left after the first set's plans that the other sets may plan in,
+/// in the first round (the rest is kept for spelling the best plan).
+const OTHER_SETS_SHARE: f64 = 0.5;
 
 /// The shortest spell of reworking, in seconds.
 const MIN_SLICE: f64 = 0.05;
@@ -154,13 +160,7 @@ pub fn solve(
     let mut report = |phase, width, improved| on_round(&search.round(phase, width, improved));
     let whole = budget;
     let mut width = 1;
-    if whole.time_left().is_some() && settings.portfolio.len() > 1 {
-        // A whole game under the first set of weights before the others are tried: on a big
-        // problem a round of every set may outlast a short budget, and cut short it would leave
-        // no game at all.
-        search.widen_sets(width, 1, whole);
-    }
-    report(Phase::Widen, width, search.widen(width, whole));
+    report(Phase::Widen, width, search.first_round(whole));
     if let Some(turnless) = Turnless::of(&settings.phrases).filter(|_| single_cells::takes(&solver.rules)) {
         let share = whole.time_left().map_or_else(|| whole.fork(), |t| whole.within(t.mul_f64(CELLS_SHARE)));
         let (widest, improved) = search.single_cells(&turnless, &share);
@@ -534,34 +534,68 @@ impl Search<'_, '_> {
         self.widen_sets(width, self.variants(width), budget)
     }
 
+    /// The first round: every seed planned at width 1 under every set of weights, and its best
+    /// plan spelled. With a time limit, the first set plans every seed with the whole budget and
+    /// the others get at most [`OTHER_SETS_SHARE`] of the time left after it: on a big problem
+    /// planning every set may take most of a short budget, and the best plan must still be
+    /// spelled (a spelling the deadline overtakes ends the game where it is).
+    fn first_round(&self, budget: &Budget) -> usize {
+        let kinds = self.solver.settings.portfolio.len();
+        if budget.time_left().is_none() || kinds == 1 {
+            return self.widen(1, budget);
+        }
+        let mut plans = self.plan_sets(1, 0..1, budget);
+        let others = budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t.mul_f64(OTHER_SETS_SHARE)));
+        for (mine, more) in plans.iter_mut().zip(self.plan_sets(1, 1..kinds, &others)) {
+            mine.extend(more);
+        }
+        self.spell_round(1, plans, budget)
+    }
+
     /// [`Search::widen`] with `variants` sets of weights per seed (the first ones at width 1).
     fn widen_sets(&self, width: usize, variants: usize, budget: &Budget) -> usize {
+        let plans = self.plan_sets(width, 0..variants, budget);
+        self.spell_round(width, plans, budget)
+    }
+
+    /// Each seed's plans at `width` under the sets of weights `sets` (at width 1 the portfolio's
+    /// sets by number, later the seed's ranks), every seed under one set before any under the
+    /// next, within `budget`.
+    fn plan_sets(&self, width: usize, sets: Range<usize>, budget: &Budget) -> Vec<Vec<(usize, Plan)>> {
         let (solver, threads) = (self.solver, self.threads);
         let seeds = &solver.problem.source_seeds;
         // When spelling is cheap, the beam's runners-up are spelled too.
-        let all = *lock(&self.spell_cost) * (seeds.len() * variants * RUNNERS_UP) as f64 / threads as f64;
+        let all = *lock(&self.spell_cost) * (seeds.len() * sets.len() * RUNNERS_UP) as f64 / threads as f64;
         let top = if budget.time_left().is_some_and(|t| all * 4.0 < t.as_secs_f64()) { RUNNERS_UP } else { 1 };
         let plans: Mutex<Vec<Vec<(usize, Plan)>>> = Mutex::new(vec![Vec::new(); seeds.len()]);
         split_work(
-            seeds.len() * variants,
+            seeds.len() * sets.len(),
             threads,
             budget,
             || (),
             |_, job, b| {
-                let (j, v) = (job / variants, job % variants);
+                let (j, v) = (job % seeds.len(), sets.start + job / seeds.len());
                 let k = if width == 1 { v } else { lock(&self.best)[j].ranked[v] };
                 let found = solver.plans(seeds[j], k, width, top, b);
                 lock(&plans)[j].extend(found.into_iter().map(|plan| (k, plan)));
                 true
             },
         );
-        let plans = plans.into_inner().unwrap_or_else(|e| e.into_inner());
+        plans.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Spells each seed's best plan of a round at `width` (and its others, when spelling is
+    /// cheap; see [`Search::spell_plans`]); at width 1, ranks the sets of weights per seed by
+    /// their plans' promise (sets with no plan last). Returns the seeds improved.
+    fn spell_round(&self, width: usize, plans: Vec<Vec<(usize, Plan)>>, budget: &Budget) -> usize {
+        let (seeds, threads) = (plans.len(), self.threads);
+        let kinds = self.solver.settings.portfolio.len();
         // Spelled in parallel over seeds; threads to spare beyond one a seed spell the units of
         // a game in parallel.
-        let inner = (threads / seeds.len()).max(1);
+        let inner = (threads / seeds).max(1);
         let improved = AtomicUsize::new(0);
         split_work(
-            seeds.len(),
+            seeds,
             threads,
             &Budget::unlimited(),
             || (),
@@ -571,9 +605,9 @@ impl Search<'_, '_> {
                 if width == 1 {
                     let ranked = &mut lock(&self.best)[j].ranked;
                     ranked.clear();
-                    for (k, _) in &mine {
-                        if !ranked.contains(k) {
-                            ranked.push(*k);
+                    for k in mine.iter().map(|p| p.0).chain(0..kinds) {
+                        if !ranked.contains(&k) {
+                            ranked.push(k);
                         }
                     }
                 }

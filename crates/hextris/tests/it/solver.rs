@@ -217,3 +217,20 @@ fn a_reworked_game_keeps_its_start_and_is_what_the_judge_says() {
         assert!(tried >= 4, "most tries plan something worth spelling: {tried}");
     });
 }
+
+/// A budget that cuts the first round's planning under the later sets of weights (problem 24,
+/// 1,620 units on a 100x40 board, in 1.5 s on two threads) still gives a valid game with
+/// phrases, and the judge's own scorecard.
+#[test]
+fn a_first_round_cut_short_still_spells_a_game() {
+    let p = problem(24);
+    let settings = Settings::default();
+    let budget = Budget::unlimited().with_time(std::time::Duration::from_millis(1500));
+    let mut rounds = Vec::new();
+    let games = tessera_hextris::solver::solve(&p, &settings, &budget, 2, |r| rounds.push(r.clone())).unwrap();
+    let v = score(&p, games[0].seed, &games[0].text, &settings.phrases);
+    assert_eq!(v.error, None);
+    assert_eq!(v, games[0].scorecard);
+    assert!(v.locked > 0 && v.power_score > 0, "{v:?}");
+    assert_eq!(rounds[0].phase, tessera_hextris::solver::Phase::Widen);
+}
