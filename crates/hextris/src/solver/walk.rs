@@ -88,7 +88,7 @@ impl Route {
 
     /// The route from every start of pivot row `y` (with the route's turn and the row's parity)
     /// at once, rows below `last_row` barred: one AND of a shifted mask per command, where
-    /// [`Route::walk`] takes a step per command and start.
+    /// [`walk`] takes a step per command and start.
     pub(super) fn row_walks(&self, reach: &Reach, y: i32, last_row: i32) -> RowWalks {
         let Some((&last, before)) = self.steps.split_last() else {
             return RowWalks { ends: !0, locks: 0 };
@@ -118,7 +118,7 @@ impl Route {
         RowWalks { ends: if above(&last) { prefix & end } else { 0 }, locks: prefix & !end }
     }
 
-    /// [`Route::walk`] from `from`, bit `bit` of its row's masks, given the route's
+    /// [`walk`] from `from`, bit `bit` of its row's masks, given the route's
     /// [`Route::row_walks`] for that row: only the positions to avoid are left to look at.
     #[inline]
     pub(super) fn walk_at(&self, walks: RowWalks, from: Pos, bit: u32, forbid: &[Pos]) -> Walk {
