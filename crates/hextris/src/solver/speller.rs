@@ -361,10 +361,7 @@ impl Speller {
                 for (c, &i) in candidates.iter().enumerate() {
                     let w = routes[TURNS * i + 2 * r + parity(y)].row_walks(reach, y, ty);
                     walks[r * cands + c] = w;
-                    let mut m = w.open() & starts[r];
-                    while m != 0 {
-                        let b = m.trailing_zeros() as usize;
-                        m &= m - 1;
+                    for b in ones(w.open() & starts[r]) {
                         live[b * words + c / 64] |= 1 << (c % 64);
                     }
                 }
@@ -419,17 +416,8 @@ impl Speller {
                     }
                     let turn = 2 * q.r as usize + parity(y);
                     let row_walks = &walks[q.r as usize * cands..][..cands];
-                    let ones = mine.iter().enumerate().flat_map(|(j, &w)| {
-                        let mut w = w;
-                        std::iter::from_fn(move || {
-                            (w != 0).then(|| {
-                                let c = w.trailing_zeros() as usize;
-                                w &= w - 1;
-                                64 * j + c
-                            })
-                        })
-                    });
-                    for c in ones {
+                    let fitting = mine.iter().enumerate().flat_map(|(j, &w)| ones(w.into()).map(move |c| 64 * j + c));
+                    for c in fitting {
                         let (i, w) = (candidates[c], row_walks[c]);
                         let (of, was_used) = (self.phrases[i].base, used[self.phrases[i].base]);
                         // A phrase new to the game (and to this way down) lifts the way to the
@@ -583,6 +571,17 @@ impl Speller {
             bfs(&mut self.queue, (reach.pos_of(e - base), e), &ROW_MOVES, step, visit, |_| false);
         }
     }
+}
+
+/// The set bits of `m`, lowest first.
+fn ones(mut m: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            b
+        })
+    })
 }
 
 /// Chains of occurrences that overlap: a phrase whose end is also its beginning ("ia! ia!"
