@@ -87,16 +87,11 @@ impl Reach {
         6 * (y - self.ymin) as usize + r as usize
     }
 
-    #[inline]
-    fn base(&self, r: u8, y: i32) -> i32 {
-        self.base[2 * r as usize + (y & 1) as usize]
-    }
-
     /// The bit of a position in its row's mask, if it has one.
     #[inline]
     pub(crate) fn bit(&self, p: Pos) -> Option<u32> {
         let y = p.y as i32;
-        let b = p.x as i32 + self.base(p.r, y);
+        let b = p.x as i32 + self.offset(p.r, y);
         (y >= self.ymin && y < self.ymin + self.rows as i32 && (0..128).contains(&b) && p.r < self.period)
             .then_some(b as u32)
     }
@@ -125,7 +120,7 @@ impl Reach {
     #[inline]
     fn back(&self, y: i32, r: u8, cmd: Command, target: u128) -> u128 {
         let (dx, ty, tr) = self.delta(y, r, cmd);
-        shift(target, -(dx + self.base(tr, ty) - self.base(r, y)))
+        shift(target, -(dx + self.offset(tr, ty) - self.offset(r, y)))
     }
 
     /// How `cmd` changes the pivot column, and the new row and turn.
@@ -147,7 +142,7 @@ impl Reach {
     #[inline]
     fn forward(&self, y: i32, r: u8, cmd: Command, from: u128) -> (usize, u128) {
         let (dx, ty, tr) = self.delta(y, r, cmd);
-        (self.index(ty, tr), shift(from, dx + self.base(tr, ty) - self.base(r, y)))
+        (self.index(ty, tr), shift(from, dx + self.offset(tr, ty) - self.offset(r, y)))
     }
 
     /// Spreads reach from row `start` down to the bottom.
@@ -207,7 +202,7 @@ impl Reach {
     pub(crate) fn pos_of(&self, key: usize) -> Pos {
         let (i, b) = (key / 128, (key % 128) as i32);
         let (y, r) = (self.ymin + (i / 6) as i32, (i % 6) as u8);
-        Pos::new(b - self.base(r, y), y, r)
+        Pos::new(b - self.offset(r, y), y, r)
     }
 
     /// The reachable positions of pivot row `y`.
@@ -219,7 +214,7 @@ impl Reach {
                 (m != 0).then(|| {
                     let b = m.trailing_zeros() as i32;
                     m &= m - 1;
-                    Pos::new(b - self.base(r, y), y, r)
+                    Pos::new(b - self.offset(r, y), y, r)
                 })
             })
         })
@@ -236,7 +231,12 @@ impl Reach {
     /// What a pivot column adds to become a bit of the masks of row `y`, turn `r`.
     #[inline]
     pub(crate) fn offset(&self, r: u8, y: i32) -> i32 {
-        self.base(r, y)
+        self.base[2 * r as usize + (y & 1) as usize]
+    }
+
+    /// The unit's period: its turns are `0..period`.
+    pub(crate) fn period(&self) -> u8 {
+        self.period
     }
 
     /// Whether the unit fits at `p`.
@@ -305,7 +305,7 @@ impl Reach {
                 while m != 0 {
                     let b = m.trailing_zeros() as i32;
                     m &= m - 1;
-                    out.push(Pos::new(b - self.base(r, y), y, r));
+                    out.push(Pos::new(b - self.offset(r, y), y, r));
                 }
             }
         }

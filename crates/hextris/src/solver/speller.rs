@@ -342,30 +342,11 @@ impl Speller {
         let (period, parity) = (unit.period as usize, |y: i32| (y & 1) as usize);
         let (cands, words) = (candidates.len(), candidates.len().div_ceil(64));
         let mut walks = vec![RowWalks::default(); period * cands];
-        // `live[(128 r + b) words ..][..words]`: the candidates that end or lock from bit `b` of
-        // the row's turn `r`, one bit each.
         let mut live = vec![0u64; period * 128 * words];
         for y in start.y as i32..=ty {
             let band = self.band;
             let row: Vec<Pos> = reach.reachable_in_row(y).filter(|q| band.holds(q.x as i32, y)).collect();
-            // Where each phrase goes from every start of the row at once, for the turns the row
-            // has, turned into each start's list of phrases worth walking.
-            let mut starts = [0u128; 6];
-            for q in &row {
-                starts[q.r as usize] |= 1 << reach.bit(*q)?;
-            }
-            for r in (0..period).filter(|&r| starts[r] != 0) {
-                let live = &mut live[128 * r * words..][..128 * words];
-                live.fill(0);
-                let routes = &self.routes[period];
-                for (c, &i) in candidates.iter().enumerate() {
-                    let w = routes[TURNS * i + 2 * r + parity(y)].row_walks(reach, y, ty);
-                    walks[r * cands + c] = w;
-                    for b in ones(w.open() & starts[r]) {
-                        live[b * words + c / 64] |= 1 << (c % 64);
-                    }
-                }
-            }
+            self.row_phrases(reach, (&row, y), target, &candidates, &mut walks, &mut live)?;
             for layer in 0..layers {
                 let base = layer * n;
                 self.close_row(reach, unit, &row, base, blocked);
@@ -463,8 +444,51 @@ impl Speller {
         if end.0 == NONE {
             return None;
         }
-        let mut segments = vec![end.2];
-        let mut k = end.1;
+        self.segments(reach, end.1, end.2)
+    }
+
+    /// Where each candidate phrase (indices into the phrases) goes from every start of pivot
+    /// row `y` at once (`row` holds the starts), turned into each start's list of candidates
+    /// worth walking: `walks[r * cands + c]` for candidate `c` and the row's turn `r`;
+    /// `live[(128 r + b) * words..][..words]` the candidates, a bit each, that from bit `b` end
+    /// with a move down or lock at `target`. A phrase that never moves down ends in its own
+    /// row, where the row's flood already goes; and a phrase locks at one place from each
+    /// start, so at the target from one start at most ([`Route::lock_start`]).
+    fn row_phrases(
+        &self,
+        reach: &Reach,
+        (row, y): (&[Pos], i32),
+        target: Pos,
+        candidates: &[usize],
+        walks: &mut [RowWalks],
+        live: &mut [u64],
+    ) -> Option<()> {
+        let (period, cands, words) = (reach.period() as usize, candidates.len(), candidates.len().div_ceil(64));
+        let mut starts = [0u128; 6];
+        for q in row {
+            starts[q.r as usize] |= 1 << reach.bit(*q)?;
+        }
+        for r in (0..period).filter(|&r| starts[r] != 0) {
+            let live = &mut live[128 * r * words..][..128 * words];
+            live.fill(0);
+            let routes = &self.routes[period];
+            for (c, &i) in candidates.iter().enumerate() {
+                let route = &routes[TURNS * i + 2 * r + (y & 1) as usize];
+                let lock_from = route.lock_start(y, target).and_then(|p| reach.bit(p));
+                let w = route.row_walks(reach, y, target.y.into()).keep(self.phrases[i].downs > 0, lock_from);
+                walks[r * cands + c] = w;
+                for b in ones(w.open() & starts[r]) {
+                    live[b * words + c / 64] |= 1 << (c % 64);
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// The segments of the best way, read back from its end at key `k` (of its layer).
+    fn segments(&self, reach: &Reach, mut k: usize, last: Segment) -> Option<Vec<Segment>> {
+        let n = reach.keys();
+        let mut segments = vec![last];
         loop {
             match self.back[k] {
                 Back::Start => break,

@@ -56,6 +56,14 @@ impl RowWalks {
     pub(super) fn open(self) -> u128 {
         self.ends | self.locks
     }
+
+    /// The same walks cut to what a search wants: the ends only if `ends`, the locks only from
+    /// bit `lock_from` (see [`Route::lock_start`]).
+    pub(super) fn keep(self, ends: bool, lock_from: Option<u32>) -> RowWalks {
+        let ends = if ends { self.ends } else { 0 };
+        let locks = lock_from.map_or(0, |b| self.locks & 1 << b);
+        RowWalks { ends, locks }
+    }
 }
 
 /// `v` with bit `b + k` moved to bit `b` (bits moved from outside 0..128 are clear).
@@ -116,6 +124,16 @@ impl Route {
         }
         let end = fits(&last);
         RowWalks { ends: if above(&last) { prefix & end } else { 0 }, locks: prefix & !end }
+    }
+
+    /// The one start of pivot row `y` (with the route's turn) from which the route, if it
+    /// locks, locks at `target`: a lock is where the unit stands before the last command, a
+    /// fixed offset from the start. `None` if no start of that row can lock there.
+    pub(super) fn lock_start(&self, y: i32, target: Pos) -> Option<Pos> {
+        let n = self.steps.len();
+        let (dx, dy, r) = if n >= 2 { self.steps[n - 2] } else { (0, 0, self.r) };
+        let start = Pos { x: target.x - dx, y: target.y - dy, r: self.r };
+        (n > 0 && r == target.r && i32::from(start.y) == y).then_some(start)
     }
 
     /// [`walk`] from `from`, bit `bit` of its row's masks, given the route's
@@ -218,6 +236,9 @@ mod tests {
                             "problem {n}, {q:?}, {}",
                             phrases.name(i)
                         );
+                        if let Walk::Locks(at) = by_steps {
+                            assert_eq!(route.lock_start(y, at), Some(q), "problem {n}, {q:?}, {}", phrases.name(i));
+                        }
                     }
                 }
             }
