@@ -52,6 +52,9 @@ pub struct Exact {
     moves: Vec<(u8, u8, u8)>,
     /// The pairs removed on the current path.
     path: Vec<(u8, u8)>,
+    /// The pairs of the position being expanded whose tiles are both present, their blockers
+    /// cut down to the present ones.
+    here: Vec<Pair>,
 }
 
 impl Exact {
@@ -124,27 +127,48 @@ impl Exact {
         }
     }
 
-    /// Whether a pair is removable when the tiles `present` are.
-    #[inline]
-    fn open(p: &Pair, present: u64) -> bool {
-        present >> p.a & present >> p.b & 1 == 1 && p.blockers & present == 0
+    /// Collects into `here` the pairs whose tiles are both present, with the blockers present.
+    fn gather(&mut self, present: u64) {
+        self.here.clear();
+        // Hot loop: one pass over every pair per position; the tests below see only these.
+        for p in &self.pairs {
+            if present >> p.a & present >> p.b & 1 == 1 {
+                self.here.push(Pair { blockers: p.blockers & present, ..*p });
+            }
+        }
     }
 
-    /// Whether some tiles of `present` form a deadlock (see the module's documentation).
-    fn deadlocked(&self, present: u64) -> bool {
+    /// Whether some tiles of the position form a deadlock (see the module's documentation);
+    /// takes the pairs [`Exact::gather`] collected, and uses them up.
+    ///
+    /// Freeing is monotone, so the tiles left stuck at the end do not depend on the order in
+    /// which pairs free them: each pass frees as it goes, and drops the pairs it used and those
+    /// whose tiles are both free already, so later passes look at fewer pairs.
+    fn deadlocked(&mut self, present: u64) -> bool {
+        let live = &mut self.here;
         let mut stuck = present;
         loop {
-            // Hot loop: one pass over the pairs frees both tiles of every pair whose blockers
-            // are all free already.
-            let freed = self
-                .pairs
-                .iter()
-                .filter(|p| present >> p.a & present >> p.b & 1 == 1 && p.blockers & stuck == 0)
-                .fold(0u64, |f, p| f | 1 << p.a | 1 << p.b);
-            if stuck & !freed == stuck {
-                return stuck != 0;
+            let before = stuck;
+            let mut i = 0;
+            // Hot loop: a pair whose blockers are all free frees its tiles; the pairs that can
+            // free nothing more are swapped out of the list.
+            while i < live.len() {
+                let (p, tiles) = (live[i], 1u64 << live[i].a | 1u64 << live[i].b);
+                if p.blockers & stuck == 0 {
+                    stuck &= !tiles;
+                    live.swap_remove(i);
+                } else if tiles & stuck == 0 {
+                    live.swap_remove(i);
+                } else {
+                    i += 1;
+                }
             }
-            stuck &= !freed;
+            if stuck == 0 {
+                return false;
+            }
+            if stuck == before {
+                return true;
+            }
         }
     }
 
@@ -159,6 +183,7 @@ impl Exact {
         }
         *budget -= 1;
         let base = self.moves.len();
+        self.gather(present);
         if !self.push_moves(present) || self.deadlocked(present) {
             self.moves.truncate(base);
             self.dead.insert(present);
@@ -182,13 +207,13 @@ impl Exact {
         false
     }
 
-    /// Pushes the removable pairs of `present` onto `moves`, those of the tiles with the fewest
-    /// first; or only one, if a fixed pair or the pair of a colour down to two free tiles is
-    /// removable. `false` if there is none.
+    /// Pushes the removable pairs of `present` (among those [`Exact::gather`] collected) onto
+    /// `moves`, those of the tiles with the fewest first; or only one, if a fixed pair or the pair
+    /// of a colour down to two free tiles is removable. `false` if there is none.
     fn push_moves(&mut self, present: u64) -> bool {
         let base = self.moves.len();
         let mut count = [0u8; MAX_TILES];
-        for p in self.pairs.iter().filter(|p| Self::open(p, present)) {
+        for p in self.here.iter().filter(|p| p.blockers == 0) {
             if p.fixed || (self.of_color[usize::from(p.k)] & present).count_ones() == 2 {
                 self.moves.truncate(base);
                 self.moves.push((0, p.a, p.b));
