@@ -14,19 +14,72 @@ use crate::moves::Move;
 /// A removed cell.
 pub const EMPTY: u8 = u8::MAX;
 
+/// A row mask as the partner queries use it: `u128` for any board, `u64` when the board is at
+/// most 64 columns wide (half the work per operation; the masks are stored as `u128`, and the
+/// high half of a narrow board's is always zero).
+trait Mask:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+    + std::ops::Sub<Output = Self>
+{
+    const BITS: u32;
+    const ZERO: Self;
+    const ONE: Self;
+    const ALL: Self;
+    /// The low `BITS` bits of a stored row.
+    fn of(row: u128) -> Self;
+    fn trailing_zeros(self) -> u32;
+    fn leading_zeros(self) -> u32;
+
+    /// The bits `lo..=hi` (`lo <= hi < BITS`).
+    #[inline]
+    fn span(lo: u32, hi: u32) -> Self {
+        let upto = if hi >= Self::BITS - 1 { Self::ALL } else { (Self::ONE << (hi + 1)) - Self::ONE };
+        upto & !((Self::ONE << lo) - Self::ONE)
+    }
+
+    /// The run of set bits around bit `c` (which must be set), as `(lo, hi)`.
+    #[inline]
+    fn run_around(self, c: u32) -> (u32, u32) {
+        let right = (!self >> c).trailing_zeros().min(Self::BITS - c); // set bits from c upwards
+        let left = ((!self) << (Self::BITS - 1 - c)).leading_zeros().min(c + 1); // and downwards
+        (c + 1 - left, c + right - 1)
+    }
+}
+
+macro_rules! mask {
+    ($t:ty) => {
+        impl Mask for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const ALL: Self = <$t>::MAX;
+            #[inline]
+            fn of(row: u128) -> Self {
+                row as $t
+            }
+            #[inline]
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+            #[inline]
+            fn leading_zeros(self) -> u32 {
+                <$t>::leading_zeros(self)
+            }
+        }
+    };
+}
+mask!(u64);
+mask!(u128);
+
 /// The bits `lo..=hi` of a row mask (`lo <= hi <= 127`).
 #[inline]
 fn span(lo: u32, hi: u32) -> u128 {
-    let upto = if hi >= 127 { u128::MAX } else { (1u128 << (hi + 1)) - 1 };
-    upto & !((1u128 << lo) - 1)
-}
-
-/// The run of set bits of `m` around bit `c` (which must be set), as `(lo, hi)`.
-#[inline]
-fn run_around(m: u128, c: u32) -> (u32, u32) {
-    let right = (!m >> c).trailing_zeros().min(128 - c); // set bits from c upwards
-    let left = ((!m) << (127 - c)).leading_zeros().min(c + 1); // set bits from c downwards
-    (c + 1 - left, c + right - 1)
+    <u128 as Mask>::span(lo, hi)
 }
 
 /// A board being cleared, with the masks the partner queries need.
@@ -165,32 +218,42 @@ impl State {
     /// Walks rows away from row `r` in both directions while column `c` stays open, narrowing the
     /// open run around `c`: the partners in a row are the tiles inside the narrowed run.
     #[inline]
-    pub fn for_each_partner(&self, i: usize, mut f: impl FnMut(usize) -> bool) {
+    pub fn for_each_partner(&self, i: usize, f: impl FnMut(usize) -> bool) {
+        if self.w <= 64 {
+            self.partners::<u64>(i, f);
+        } else {
+            self.partners::<u128>(i, f);
+        }
+    }
+
+    /// [`State::for_each_partner`] with rows read as `M`, which must hold every column.
+    #[inline]
+    fn partners<M: Mask>(&self, i: usize, mut f: impl FnMut(usize) -> bool) {
         let k = usize::from(self.color[i]);
         let (r, c) = (i / self.w, (i % self.w) as u32);
         let open = &self.open[k * self.h..(k + 1) * self.h];
         let tiles = &self.tiles[k * self.h..(k + 1) * self.h];
-        let (lo, hi) = run_around(open[r], c);
-        if !visit(tiles[r] & span(lo, hi) & !(1u128 << c), r, self.w, &mut f) {
+        let (lo, hi) = M::of(open[r]).run_around(c);
+        if !visit(M::of(tiles[r]) & M::span(lo, hi) & !(M::ONE << c), r, self.w, &mut f) {
             return;
         }
-        let win0 = span(lo, hi) & self.cols;
+        let win0 = M::span(lo, hi) & M::of(self.cols);
         for rows in [&mut (r + 1..self.h) as &mut dyn Iterator<Item = usize>, &mut (0..r).rev()] {
             let mut win = win0;
             for rr in rows {
                 // Hot loop. The window is the run of open columns around `c` in every row so
                 // far; a row open over the whole window (the common case once the board thins
                 // out) leaves it as it is, and only then is no run computed.
-                let x = open[rr] & win;
+                let x = M::of(open[rr]) & win;
                 if x != win {
-                    if x >> c & 1 == 0 {
+                    if (x >> c) & M::ONE == M::ZERO {
                         break;
                     }
-                    let (l, h) = run_around(x, c);
-                    win = span(l, h);
+                    let (l, h) = x.run_around(c);
+                    win = M::span(l, h);
                 }
-                let t = tiles[rr] & win;
-                if t != 0 && !visit(t, rr, self.w, &mut f) {
+                let t = M::of(tiles[rr]) & win;
+                if t != M::ZERO && !visit(t, rr, self.w, &mut f) {
                     return;
                 }
             }
@@ -215,10 +278,10 @@ impl State {
 
 /// Calls `f` on the cells of the bits of `bits` in row `r`; `false` if `f` asked to stop.
 #[inline]
-fn visit(mut bits: u128, r: usize, w: usize, f: &mut impl FnMut(usize) -> bool) -> bool {
-    while bits != 0 {
+fn visit<M: Mask>(mut bits: M, r: usize, w: usize, f: &mut impl FnMut(usize) -> bool) -> bool {
+    while bits != M::ZERO {
         let c = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
+        bits = bits & (bits - M::ONE);
         if !f(r * w + c) {
             return false;
         }
@@ -245,10 +308,13 @@ mod tests {
     fn runs_and_spans() {
         assert_eq!(span(0, 127), u128::MAX);
         assert_eq!(span(2, 4), 0b11100);
-        assert_eq!(run_around(0b0111_0110, 5), (4, 6));
-        assert_eq!(run_around(0b0111_0110, 1), (1, 2));
-        assert_eq!(run_around(u128::MAX, 127), (0, 127));
-        assert_eq!(run_around(1, 0), (0, 0));
+        assert_eq!(0b0111_0110u128.run_around(5), (4, 6));
+        assert_eq!(0b0111_0110u64.run_around(1), (1, 2));
+        assert_eq!(u128::MAX.run_around(127), (0, 127));
+        assert_eq!(u64::MAX.run_around(63), (0, 63));
+        assert_eq!(u64::MAX.run_around(0), (0, 63));
+        assert_eq!(1u64.run_around(0), (0, 0));
+        assert_eq!(<u64 as Mask>::span(3, 63), u64::MAX << 3);
     }
 
     #[test]
@@ -273,5 +339,47 @@ mod tests {
         assert_eq!(partners(&s, 1, 1), [(2, 1)], "(2, 0) is behind the 1 at (1, 0)");
         assert_eq!(s.left(), 10);
         assert!(!s.has_partner(0) && s.has_partner(1 + 4));
+    }
+
+    #[test]
+    fn both_mask_widths_find_the_pairs_the_rectangle_rule_allows() {
+        use rand::RngExt;
+        let mut rng = tessera_core::rng::Rng64::seed(9);
+        let mut narrow = 0;
+        for seed in 1..=12 {
+            let board = crate::generator::generate(seed);
+            let mut s = State::new(&board);
+            // Thin the board out at random, checking at several densities.
+            for _ in 0..4 {
+                for i in s.remaining() {
+                    if rng.random_range(0..3) == 0 {
+                        s.remove(i);
+                    }
+                }
+                for i in s.remaining() {
+                    let found = |wide: bool| {
+                        let mut v = Vec::new();
+                        let push = |j| {
+                            v.push(j);
+                            true
+                        };
+                        if wide {
+                            s.partners::<u128>(i, push)
+                        } else {
+                            s.partners::<u64>(i, push)
+                        }
+                        v.sort_unstable();
+                        v
+                    };
+                    let allowed: Vec<usize> = s.remaining().into_iter().filter(|&j| s.can_remove(i, j)).collect();
+                    assert_eq!(found(true), allowed, "board {seed}, tile {i}");
+                    if s.width() <= 64 {
+                        narrow += 1;
+                        assert_eq!(found(false), allowed, "board {seed}, tile {i}");
+                    }
+                }
+            }
+        }
+        assert!(narrow > 1000, "the narrow path was checked on {narrow} tiles only");
     }
 }
