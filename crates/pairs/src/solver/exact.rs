@@ -153,11 +153,12 @@ impl Exact {
             // Hot loop: a pair whose blockers are all free frees its tiles; the pairs that can
             // free nothing more are swapped out of the list.
             while i < live.len() {
-                let (p, tiles) = (live[i], 1u64 << live[i].a | 1u64 << live[i].b);
+                let p = live[i];
+                let tiles = 1u64 << p.a | 1u64 << p.b;
                 if p.blockers & stuck == 0 {
                     stuck &= !tiles;
-                    live.swap_remove(i);
-                } else if tiles & stuck == 0 {
+                }
+                if tiles & stuck == 0 {
                     live.swap_remove(i);
                 } else {
                     i += 1;
