@@ -345,6 +345,9 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
             sol.iterations,
             sol.seconds
         );
+        if sol.impossible {
+            eprintln!("pairs: proven: no moves clear this board (an exhaustive search of its pairings)");
+        }
     }
     // Ctrl-C before the board was clear: the moves are what the search had, and the exit
     // status says so (the budget running out is the contest's normal end, status 0).

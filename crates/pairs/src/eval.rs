@@ -129,6 +129,9 @@ pub struct SeedResult {
     pub iterations: u64,
     /// The moves as `[r1, c1, r2, c2]`.
     pub moves: Vec<[u8; 4]>,
+    /// Whether the solver proved that no moves clear the board.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub impossible: bool,
     /// The class of boards of the run, if not every board (so that merged shards can say it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
@@ -156,6 +159,7 @@ pub fn run_job(board_seed: i64, budget_ms: u64, seed: u64) -> SeedResult {
         seconds: sol.seconds,
         iterations: sol.iterations,
         moves: sol.moves.iter().map(|m| m.to_array()).collect(),
+        impossible: sol.impossible,
         class: None,
         budget_ms: Some(budget_ms),
     }
@@ -183,6 +187,9 @@ pub struct Leftover {
     pub size: (usize, usize, usize),
     /// Tiles left.
     pub left: usize,
+    /// Whether the solver proved that no moves clear the board.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub impossible: bool,
 }
 
 /// What an evaluation found (`eval --json`).
@@ -207,6 +214,9 @@ pub struct EvalSummary {
     pub by_colors: Vec<ByColors>,
     /// Every seed not cleared, most tiles left first.
     pub not_cleared: Vec<Leftover>,
+    /// Seeds proven impossible to clear (all among `not_cleared`).
+    #[serde(default)]
+    pub impossible: u64,
     /// Search time per seed: median, 90th and 99th percentile, maximum.
     pub seconds_p50_p90_p99_max: [f64; 4],
     /// Total search time.
@@ -237,7 +247,12 @@ pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary 
     let mut not_cleared: Vec<Leftover> = results
         .iter()
         .filter(|r| r.left > 0)
-        .map(|r| Leftover { board_seed: r.board_seed, size: (r.h, r.w, r.colors), left: r.left })
+        .map(|r| Leftover {
+            board_seed: r.board_seed,
+            size: (r.h, r.w, r.colors),
+            left: r.left,
+            impossible: r.impossible,
+        })
         .collect();
     not_cleared.sort_by_key(|l| (std::cmp::Reverse(l.left), l.board_seed));
     let mut secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
@@ -255,6 +270,7 @@ pub fn summarise(results: &[SeedResult], budget_ms: Option<u64>) -> EvalSummary 
         mean_score: if scores.is_empty() { 0.0 } else { Summary::of(&scores).mean },
         invalid: results.iter().filter(|r| r.score < 0.0).count() as u64,
         by_colors,
+        impossible: results.iter().filter(|r| r.impossible && r.left > 0).count() as u64,
         not_cleared,
         seconds_p50_p90_p99_max: [pct(50.0), pct(90.0), pct(99.0), secs.last().copied().unwrap_or(0.0)],
         total_seconds: secs.iter().sum(),
@@ -306,11 +322,24 @@ impl fmt::Display for EvalSummary {
                 .not_cleared
                 .iter()
                 .take(20)
-                .map(|l| format!("{} ({}x{} C={}: {} left)", l.board_seed, l.size.0, l.size.1, l.size.2, l.left))
+                .map(|l| {
+                    let proof = if l.impossible { ", impossible" } else { "" };
+                    format!("{} ({}x{} C={}: {} left{proof})", l.board_seed, l.size.0, l.size.1, l.size.2, l.left)
+                })
                 .collect();
             let more = self.not_cleared.len().saturating_sub(20);
             let more = if more > 0 { format!(", and {more} more") } else { String::new() };
             writeln!(f, "not cleared: {}{more}", shown.join(", "))?;
+        }
+        if self.impossible > 0 {
+            let clearable = c.n - self.impossible;
+            writeln!(
+                f,
+                "proven impossible to clear: {}; cleared {} of the other {clearable} = {:.2}%",
+                self.impossible,
+                c.successes,
+                100.0 * c.successes as f64 / clearable.max(1) as f64
+            )?;
         }
         Ok(())
     }

@@ -39,6 +39,9 @@ pub struct SolveReport {
     pub iterations: u64,
     /// Wall time of the search.
     pub seconds: f64,
+    /// Whether the exact search proved that no moves clear the board.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub impossible: bool,
 }
 
 impl SolveReport {
@@ -56,6 +59,7 @@ impl SolveReport {
             score,
             iterations: solution.iterations,
             seconds: solution.seconds,
+            impossible: solution.impossible,
         }
     }
 

@@ -9,6 +9,7 @@
 
 pub mod exact;
 pub mod local;
+pub mod prove;
 pub mod region;
 pub mod ruin;
 pub mod search;

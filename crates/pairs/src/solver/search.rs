@@ -7,14 +7,15 @@
 //! to round, so that a board that needs a long search still gets it.
 
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::Rng;
 use serde::Serialize;
 use tessera_core::rng::Rng64;
-use tessera_core::runtime::{Budget, Outcome, Stop, portfolio};
+use tessera_core::runtime::{Budget, Outcome, Stop, Verdict, portfolio};
 
 use super::local::Local;
+use super::prove::Decider;
 use super::region::{RegionParams, RegionScratch, region_sweep};
 use super::ruin::{RuinParams, improve};
 use crate::board::{Board, Cell};
@@ -34,6 +35,10 @@ pub struct Params {
     pub stall: u64,
     /// The factor by which that number grows from one round to the next.
     pub stall_growth: f64,
+    /// On a board of at most [`MAX_TILES`](super::prove::MAX_TILES) tiles, the seconds after
+    /// which an exact search ([`Decider`]) runs between the rounds, each time for as long as
+    /// the round before it took (`None`: never).
+    pub prove_after: Option<f64>,
 }
 
 impl Default for Params {
@@ -44,6 +49,7 @@ impl Default for Params {
             ruin: RuinParams::default(),
             stall: 120,
             stall_growth: 1.3,
+            prove_after: Some(0.5),
         }
     }
 }
@@ -62,24 +68,32 @@ pub struct Solution {
     pub seconds: f64,
     /// Whether the search ended by clearing the board, or was stopped.
     pub outcome: Outcome,
+    /// Whether the exact search proved that no moves clear the board.
+    pub impossible: bool,
 }
 
 /// Runs `threads` independent searches (solver seeds `seed`, `seed + 1`, ...) within the budget:
 /// the first to clear the board wins, else the one with the fewest tiles left.
 pub fn solve_portfolio(board: &Board, params: &Params, threads: usize, budget: &Budget, seed: u64) -> Solution {
     let best = Mutex::new(None::<Solution>);
+    let impossible = std::sync::atomic::AtomicBool::new(false);
     let cleared = portfolio(threads, budget, |k, b| {
         let sol = solve(board, params, b, &mut Rng64::seed(seed.wrapping_add(k as u64)));
         if sol.left == 0 {
             return Some(sol);
         }
+        impossible.fetch_or(sol.impossible, std::sync::atomic::Ordering::Relaxed);
         let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
         if best.as_ref().is_none_or(|s| sol.left < s.left) {
             *best = Some(sol);
         }
         None
     });
-    cleared.or_else(|| best.into_inner().unwrap_or_else(|e| e.into_inner())).expect("at least one search ran")
+    let mut sol =
+        cleared.or_else(|| best.into_inner().unwrap_or_else(|e| e.into_inner())).expect("at least one search ran");
+    // A proof found by one search holds for the answer of another.
+    sol.impossible |= impossible.into_inner();
+    sol
 }
 
 /// Searches until the board is clear or the budget runs out.
@@ -105,22 +119,38 @@ fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut imp
     let mut iterations = 0u64;
     let mut best: Option<(Vec<Move>, usize)> = None;
     let mut stall = params.stall as f64;
+    let mut decider = params.prove_after.and_then(|_| Decider::new(board));
+    let mut impossible = false;
     // One round is always made, so that there is an answer however small the budget.
     while best.as_ref().is_none_or(|b| b.1 > 0) && (best.is_none() || !budget.should_stop(1)) {
         iterations += 1;
+        let round = Instant::now();
         let moves = construct(&start, params, budget, rng, &mut scratch);
         let found = improve(&start, moves, &params.ruin, stall as u64, budget, rng, &mut iterations);
         if best.as_ref().is_none_or(|b| found.1 < b.1) {
             best = Some(found);
         }
         stall *= params.stall_growth;
+        let due = params.prove_after.is_some_and(|after| t0.elapsed().as_secs_f64() >= after);
+        if let Some(d) = decider.as_mut().filter(|_| due && best.as_ref().is_some_and(|b| b.1 > 0)) {
+            // As long again as the round took (but long enough for a few positions): the
+            // heuristic and the proof share the time.
+            match d.run(&mut budget.within(round.elapsed().max(Duration::from_millis(50)))) {
+                Verdict::Optimal(moves) => best = Some((moves, 0)),
+                Verdict::Infeasible => {
+                    impossible = true;
+                    decider = None;
+                }
+                _ => {}
+            }
+        }
     }
     let (moves, left) = best.expect("one round");
     let outcome = match budget.reason() {
         Some(reason) if left > 0 => Outcome::Stopped(reason),
         _ => Outcome::Complete,
     };
-    Solution { moves, left, iterations, seconds: t0.elapsed().as_secs_f64(), outcome }
+    Solution { moves, left, iterations, seconds: t0.elapsed().as_secs_f64(), outcome, impossible }
 }
 
 /// A fresh answer: the region sweep, within its share of the time left; what it has not reached

@@ -33,6 +33,21 @@ fn the_contest_examples_are_cleared_or_nearly() {
 }
 
 #[test]
+fn a_board_no_moves_clear_is_proven_so() {
+    // 10 x 11, six colours: the exact search proves in a fraction of a second that no pairing
+    // of its tiles can be taken in any order (neither tessera's heuristic nor the contest
+    // winner's program clears it).
+    let board = generate(182_848);
+    for (prove_after, proven) in [(Some(0.0), true), (None, false)] {
+        let params = Params { prove_after, ..Params::default() };
+        let mut budget = Budget::unlimited().with_time(Duration::from_millis(1500));
+        let sol = solve(&board, &params, &mut budget, &mut Rng64::seed(1));
+        assert_eq!(sol.impossible, proven);
+        assert!(sol.left > 0 && score(&board, &sol.moves).invalid.is_none());
+    }
+}
+
+#[test]
 fn boards_of_few_colours_are_cleared() {
     // Seeds whose boards have 2 to 4 colours, found from the recorded sizes (no special cases).
     let mut seen = 0;
