@@ -333,13 +333,12 @@ impl fmt::Display for EvalSummary {
         }
         if self.impossible > 0 {
             let clearable = c.n - self.impossible;
-            writeln!(
-                f,
-                "proven impossible to clear: {}; cleared {} of the other {clearable} = {:.2}%",
-                self.impossible,
-                c.successes,
-                100.0 * c.successes as f64 / clearable.max(1) as f64
-            )?;
+            write!(f, "proven impossible to clear: {}", self.impossible)?;
+            if clearable > 0 {
+                let share = 100.0 * c.successes as f64 / clearable as f64;
+                write!(f, "; cleared {} of the other {clearable} = {share:.2}%", c.successes)?;
+            }
+            writeln!(f)?;
         }
         Ok(())
     }

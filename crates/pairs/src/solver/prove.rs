@@ -14,7 +14,7 @@
 //!
 //! A pair whose fixing deadlocks a position stays closed in every position below it (fixing more
 //! pairs and taking removable ones only keep a deadlock), so the look-ahead's verdicts are kept
-//! down the path and make the deadlock test stronger there. A failed position (the tiles present
+//! down the path and make the deadlock test stronger in the positions below. A failed position (the tiles present
 //! and the pairs fixed among them) fails again whatever the path to it, and is remembered. When
 //! the search ends without running out of positions, a board it did not clear cannot be cleared.
 //!
@@ -60,8 +60,8 @@ fn is_empty<const W: usize>(s: &Set<W>) -> bool {
 /// use tessera_pairs::Board;
 /// use tessera_pairs::solver::prove::Decider;
 ///
-/// // The 1s can only go after the 0 between them, and the 0s after the 1 between them.
-/// let stuck = Board::parse("010\n101\n").unwrap();
+/// // Each pair's rectangle holds the other pair: neither can go first.
+/// let stuck = Board::parse("01\n10\n").unwrap();
 /// assert_eq!(Decider::new(&stuck).unwrap().run(&mut Never), Verdict::Infeasible);
 /// let open = Board::parse("0110\n").unwrap();
 /// assert!(matches!(Decider::new(&open).unwrap().run(&mut Never), Verdict::Optimal(moves) if moves.len() == 2));
@@ -473,10 +473,13 @@ impl<const W: usize> Prover<W> {
             let mark = self.fixed.len();
             self.fix(q);
             let result = self.search(*present, stop);
+            if result == Some(true) {
+                // The moves are in `removed`; `run` resets the rest.
+                return result;
+            }
             self.unfix_to(mark);
             match result {
-                Some(true) => return Some(true),
-                Some(false) => {}
+                Some(true) | Some(false) => {}
                 None => {
                     let bans = self.bans[ban_mark..].to_vec();
                     self.open.insert(key, (choices[i..].to_vec(), bans));

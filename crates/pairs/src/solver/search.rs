@@ -78,7 +78,9 @@ pub fn solve_portfolio(board: &Board, params: &Params, threads: usize, budget: &
     let best = Mutex::new(None::<Solution>);
     let impossible = std::sync::atomic::AtomicBool::new(false);
     let cleared = portfolio(threads, budget, |k, b| {
-        let sol = solve(board, params, b, &mut Rng64::seed(seed.wrapping_add(k as u64)));
+        // The exact search is deterministic: one search runs it, the others only the heuristic.
+        let own = Params { prove_after: params.prove_after.filter(|_| k == 0), ..params.clone() };
+        let sol = solve(board, &own, b, &mut Rng64::seed(seed.wrapping_add(k as u64)));
         if sol.left == 0 {
             return Some(sol);
         }

@@ -3,9 +3,10 @@
 use std::time::Duration;
 
 use tessera_core::rng::Rng64;
-use tessera_core::runtime::Budget;
+use tessera_core::runtime::{Budget, Verdict};
 use tessera_pairs::generator::generate;
 use tessera_pairs::judge::{replay, score};
+use tessera_pairs::solver::prove::Decider;
 use tessera_pairs::solver::{Params, solve};
 
 /// Solves the board of `seed` with `ms` of budget and checks the answer with the judge.
@@ -40,11 +41,50 @@ fn a_board_no_moves_clear_is_proven_so() {
     let board = generate(182_848);
     for (prove_after, proven) in [(Some(0.0), true), (None, false)] {
         let params = Params { prove_after, ..Params::default() };
-        let mut budget = Budget::unlimited().with_time(Duration::from_millis(1500));
+        let mut budget = Budget::unlimited().with_time(Duration::from_millis(2500));
         let sol = solve(&board, &params, &mut budget, &mut Rng64::seed(1));
         assert_eq!(sol.impossible, proven);
         assert!(sol.left > 0 && score(&board, &sol.moves).invalid.is_none());
     }
+}
+
+#[test]
+fn the_exact_search_never_proves_a_cleared_board_impossible() {
+    // Tester's boards of 65 to 256 tiles (every width of the exact search's tile sets but one),
+    // cleared by the heuristic alone: the exact search, run in slices as the solver runs it,
+    // must never call one impossible, and what it clears, the judge accepts.
+    let (mut checked, mut decided) = (0, 0);
+    for seed in 1..2000 {
+        let board = generate(seed);
+        if !(65..=256).contains(&board.tiles()) {
+            continue;
+        }
+        let heuristic = Params { prove_after: None, ..Params::default() };
+        let mut budget = Budget::unlimited().with_time(Duration::from_millis(2000));
+        let sol = solve(&board, &heuristic, &mut budget, &mut Rng64::seed(1));
+        if !score(&board, &sol.moves).cleared() {
+            continue;
+        }
+        let mut decider = Decider::new(&board).expect("at most 256 tiles");
+        for _ in 0..40 {
+            match decider.run(&mut Budget::unlimited().with_nodes(50)) {
+                Verdict::Unknown(_) => continue,
+                Verdict::Optimal(moves) => {
+                    assert!(score(&board, &moves).cleared(), "seed {seed}");
+                    decided += 1;
+                }
+                Verdict::Infeasible | Verdict::Feasible(_) => panic!("seed {seed}: a board cleared is not impossible"),
+            }
+            break;
+        }
+        checked += 1;
+        if checked == 12 {
+            // The node budget makes this the same on every machine.
+            assert!(decided >= 10, "cleared {decided} of 12");
+            return;
+        }
+    }
+    panic!("only {checked} boards of 65 to 256 tiles");
 }
 
 #[test]
