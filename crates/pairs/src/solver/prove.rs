@@ -260,15 +260,17 @@ impl<const W: usize> Prover<W> {
                     changed = true;
                 }
             }
-            // A colour with two unmatched tiles left.
-            let mut free: Vec<Vec<u16>> = vec![Vec::new(); crate::board::MAX_COLORS];
+            // A colour with two unmatched tiles left: its count and its last two such tiles.
+            let mut free = [(0usize, [0u16; 2]); crate::board::MAX_COLORS];
             for t in 0..self.cells.len() as u16 {
                 if has(present, t) && self.partner[usize::from(t)] == FREE {
-                    free[usize::from(self.color[usize::from(t)])].push(t);
+                    let (count, last) = &mut free[usize::from(self.color[usize::from(t)])];
+                    *count += 1;
+                    *last = [last[1], t];
                 }
             }
-            for f in free.iter().filter(|f| f.len() == 2) {
-                let q = self.pair_of[usize::from(f[0]) * self.cells.len() + usize::from(f[1])];
+            for &(_, [a, b]) in free.iter().filter(|f| f.0 == 2) {
+                let q = self.pair_of[usize::from(a) * self.cells.len() + usize::from(b)];
                 if self.banned[q as usize] {
                     return false;
                 }

@@ -5,6 +5,9 @@
 //! get stuck on one deadlock for a long time. A round therefore ends after a number of ruins
 //! without progress, and the next round starts from a fresh sweep; that number grows from round
 //! to round, so that a board that needs a long search still gets it.
+//!
+//! On a small board an exact search ([`Decider`]) shares the time with the rounds once the first
+//! half second has passed: it clears some boards the rounds miss, and proves others impossible.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
