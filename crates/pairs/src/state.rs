@@ -93,6 +93,8 @@ pub struct State {
     tiles: Vec<u128>,
     /// The columns of the board as a mask.
     cols: u128,
+    /// `ceil(2^32 / w)`: a cell index's row is `(i * w_inv) >> 32` (see [`State::rc`]).
+    w_inv: u64,
     left: usize,
 }
 
@@ -108,6 +110,7 @@ impl State {
             open: vec![0; colors * h],
             tiles: vec![0; colors * h],
             cols: span(0, w as u32 - 1),
+            w_inv: (1u64 << 32).div_ceil(w as u64),
             left: h * w,
         };
         for r in 0..h {
@@ -149,7 +152,17 @@ impl State {
     /// The cell of index `i`.
     #[inline]
     pub fn cell(&self, i: usize) -> Cell {
-        Cell::new(i / self.w, i % self.w)
+        let (r, c) = self.rc(i);
+        Cell::new(r, c)
+    }
+
+    /// The row and column of index `i`, by a multiplication instead of a division (the
+    /// partner queries and removals need them for every tile they touch). Exact while
+    /// `i * w < 2^32`: a board has at most 128 x 128 cells.
+    #[inline]
+    fn rc(&self, i: usize) -> (usize, usize) {
+        let r = ((i as u64 * self.w_inv) >> 32) as usize;
+        (r, i - r * self.w)
     }
 
     /// The index of a cell.
@@ -163,7 +176,7 @@ impl State {
     pub fn remove(&mut self, i: usize) {
         let k = usize::from(self.color[i]);
         debug_assert!(k < self.colors, "removing an empty cell");
-        let (r, c) = (i / self.w, i % self.w);
+        let (r, c) = self.rc(i);
         let bit = 1u128 << c;
         self.color[i] = EMPTY;
         self.tiles[k * self.h + r] &= !bit;
@@ -178,7 +191,7 @@ impl State {
     #[inline]
     pub fn restore(&mut self, i: usize, k: u8) {
         debug_assert!(self.color[i] == EMPTY && usize::from(k) < self.colors, "restoring onto a tile");
-        let (r, c) = (i / self.w, i % self.w);
+        let (r, c) = self.rc(i);
         let bit = 1u128 << c;
         self.color[i] = k;
         let k = usize::from(k);
@@ -206,7 +219,7 @@ impl State {
         if a == b || k == EMPTY || self.color[b] != k {
             return false;
         }
-        let (ra, ca, rb, cb) = (a / self.w, a % self.w, b / self.w, b % self.w);
+        let ((ra, ca), (rb, cb)) = (self.rc(a), self.rc(b));
         let cols = span(ca.min(cb) as u32, ca.max(cb) as u32);
         let open = &self.open[usize::from(k) * self.h..];
         (ra.min(rb)..=ra.max(rb)).all(|r| open[r] & cols == cols)
@@ -230,7 +243,8 @@ impl State {
     #[inline]
     fn partners<M: Mask>(&self, i: usize, mut f: impl FnMut(usize) -> bool) {
         let k = usize::from(self.color[i]);
-        let (r, c) = (i / self.w, (i % self.w) as u32);
+        let (r, c) = self.rc(i);
+        let c = c as u32;
         let open = &self.open[k * self.h..(k + 1) * self.h];
         let tiles = &self.tiles[k * self.h..(k + 1) * self.h];
         let (lo, hi) = M::of(open[r]).run_around(c);
@@ -315,6 +329,17 @@ mod tests {
         assert_eq!(u64::MAX.run_around(0), (0, 63));
         assert_eq!(1u64.run_around(0), (0, 0));
         assert_eq!(<u64 as Mask>::span(3, 63), u64::MAX << 3);
+    }
+
+    #[test]
+    fn rows_and_columns_by_multiplication_are_exact() {
+        for w in 1..=128usize {
+            let b = Board::parse(&format!("{0}\n{0}\n", "1".repeat(w))).unwrap();
+            let s = State::new(&b);
+            for i in 0..w * 128 {
+                assert_eq!(s.rc(i), (i / w, i % w), "w {w}, i {i}");
+            }
+        }
     }
 
     #[test]
