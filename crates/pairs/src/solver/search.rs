@@ -124,7 +124,9 @@ fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut imp
     let mut iterations = 0u64;
     let mut best: Option<(Vec<Move>, usize)> = None;
     let mut stall = params.stall as f64;
-    let mut decider = params.prove_after.and_then(|_| Decider::new(board));
+    // The exact search is built when it is first due: on a small board, building it takes as
+    // long as the rounds take to clear most such boards.
+    let (mut decider, mut may_prove) = (None::<Decider>, params.prove_after.is_some());
     let mut impossible = false;
     // One round is always made, so that there is an answer however small the budget.
     while best.as_ref().is_none_or(|b| b.1 > 0) && (best.is_none() || !budget.should_stop(1)) {
@@ -137,6 +139,10 @@ fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut imp
         }
         stall *= params.stall_growth;
         let due = params.prove_after.is_some_and(|after| t0.elapsed().as_secs_f64() >= after);
+        if may_prove && due && decider.is_none() {
+            decider = Decider::new(board);
+            may_prove = decider.is_some();
+        }
         if let Some(d) = decider.as_mut().filter(|_| due && best.as_ref().is_some_and(|b| b.1 > 0)) {
             // As long again as the round took (but long enough for a few positions): the
             // heuristic and the proof share the time.
@@ -144,7 +150,7 @@ fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut imp
                 Verdict::Optimal(moves) => best = Some((moves, 0)),
                 Verdict::Infeasible => {
                     impossible = true;
-                    decider = None;
+                    (decider, may_prove) = (None, false);
                 }
                 _ => {}
             }
