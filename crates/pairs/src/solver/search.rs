@@ -6,13 +6,18 @@
 //! without progress, and the next round starts from a fresh sweep; that number grows from round
 //! to round, so that a board that needs a long search still gets it.
 //!
+//! A round after the first starts, half of the time, from the best answer so far instead of a
+//! fresh sweep: every move that touches a random band of columns is undone and the band is
+//! paired anew ([`kicked`]). What the search had right elsewhere is kept, and the band shakes
+//! it out of the deadlock the last round stalled in; fresh sweeps keep the rounds diverse.
+//!
 //! On a small board an exact search ([`Decider`]) shares the time with the rounds once the first
 //! half second has passed: it clears some boards the rounds miss, and proves others impossible.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use serde::Serialize;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Stop, Verdict, portfolio};
@@ -38,6 +43,11 @@ pub struct Params {
     pub stall: u64,
     /// The factor by which that number grows from one round to the next.
     pub stall_growth: f64,
+    /// The share of the rounds after the first that start from the best answer with a band of
+    /// columns undone, instead of from a fresh region sweep.
+    pub kick: f64,
+    /// The width of that band, as a share of the board's width (at least one column).
+    pub kick_band: f64,
     /// On a board of at most [`MAX_TILES`](super::prove::MAX_TILES) tiles, the seconds after
     /// which an exact search ([`Decider`]) runs between the rounds, each time for as long as
     /// the round before it took (`None`: never).
@@ -52,6 +62,8 @@ impl Default for Params {
             ruin: RuinParams::default(),
             stall: 120,
             stall_growth: 1.3,
+            kick: 0.5,
+            kick_band: 0.15,
             prove_after: Some(0.5),
         }
     }
@@ -132,7 +144,10 @@ fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut imp
     while best.as_ref().is_none_or(|b| b.1 > 0) && (best.is_none() || !budget.should_stop(1)) {
         iterations += 1;
         let round = Instant::now();
-        let moves = construct(&start, params, budget, rng, &mut scratch);
+        let moves = match best.as_ref() {
+            Some((moves, _)) if rng.random::<f64>() < params.kick => kicked(&start, moves, params, rng),
+            _ => construct(&start, params, budget, rng, &mut scratch),
+        };
         let found = improve(&start, moves, &params.ruin, stall as u64, budget, rng, &mut iterations);
         if best.as_ref().is_none_or(|b| found.1 < b.1) {
             best = Some(found);
@@ -164,6 +179,29 @@ fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut imp
     Solution { moves, left, iterations, seconds: t0.elapsed().as_secs_f64(), outcome, impossible }
 }
 
+/// `best` with every move that touches a random band of columns undone (and those that then
+/// fail), the tiles left paired by randomised greedy trials, as the region sweep pairs a block.
+fn kicked(start: &State, best: &[Move], params: &Params, rng: &mut impl Rng) -> Vec<Move> {
+    let w = start.width();
+    let band = ((w as f64 * params.kick_band).ceil() as usize).clamp(1, w);
+    let c0 = rng.random_range(0..=w - band);
+    let inside = |c: u8| (c0..c0 + band).contains(&usize::from(c));
+    let mut state = start.clone();
+    let mut moves = Vec::with_capacity(best.len());
+    for &m in best.iter().filter(|m| !inside(m.a.c) && !inside(m.b.c)) {
+        let (a, b) = (state.index(m.a), state.index(m.b));
+        if state.can_remove(a, b) {
+            state.remove(a);
+            state.remove(b);
+            moves.push(m);
+        }
+    }
+    let mut local = Local::over(state.remaining());
+    local.settle(&mut state, rng, None, params.region.patience, params.region.max_trials);
+    local.apply_best(&mut state, &mut moves);
+    moves
+}
+
 /// A fresh answer: the region sweep, within its share of the time left; what it has not reached
 /// when that runs out is finished by a plain randomised greedy.
 fn construct(start: &State, params: &Params, budget: &Budget, rng: &mut impl Rng, s: &mut RegionScratch) -> Vec<Move> {
@@ -180,4 +218,48 @@ fn construct(start: &State, params: &Params, budget: &Budget, rng: &mut impl Rng
         local.apply_best(&mut state, &mut moves);
     }
     moves
+}
+
+#[cfg(test)]
+mod tests {
+    use tessera_core::rng::Rng64;
+
+    use super::*;
+    use crate::judge::score;
+
+    /// The moves of `best` that touch no column of `c0..c0 + band` and are still valid when
+    /// their turn comes.
+    fn outside(start: &State, best: &[Move], c0: usize, band: usize) -> Vec<Move> {
+        let mut state = start.clone();
+        let inside = |c: u8| (c0..c0 + band).contains(&usize::from(c));
+        let mut kept = Vec::new();
+        for &m in best.iter().filter(|m| !inside(m.a.c) && !inside(m.b.c)) {
+            let (a, b) = (state.index(m.a), state.index(m.b));
+            if state.can_remove(a, b) {
+                state.apply(m);
+                kept.push(m);
+            }
+        }
+        kept
+    }
+
+    /// A kicked answer starts with the moves of the best answer outside one band of columns,
+    /// in order, and the judge accepts it.
+    #[test]
+    fn a_kick_keeps_the_moves_outside_a_band_and_stays_valid() {
+        let board = crate::generator::generate(12);
+        let start = State::new(&board);
+        let params = Params::default();
+        let mut rng = Rng64::seed(4);
+        let best = construct(&start, &params, &Budget::unlimited(), &mut rng, &mut RegionScratch::default());
+        let (w, band) = (board.width(), (board.width() as f64 * params.kick_band).ceil() as usize);
+        let bands: Vec<Vec<Move>> = (0..=w - band).map(|c0| outside(&start, &best, c0, band)).collect();
+        assert!(bands.iter().all(|kept| kept.len() < best.len()), "every band undoes some move");
+        for _ in 0..20 {
+            let moves = kicked(&start, &best, &params, &mut rng);
+            let verdict = score(&board, &moves);
+            assert!(verdict.invalid.is_none(), "{:?}", verdict.invalid);
+            assert!(bands.iter().any(|kept| moves.starts_with(kept)), "no band's moves start the answer");
+        }
+    }
 }
