@@ -6,10 +6,10 @@
 //! without progress, and the next round starts from a fresh sweep; that number grows from round
 //! to round, so that a board that needs a long search still gets it.
 //!
-//! A round after the first starts, half of the time, from the best answer so far instead of a
-//! fresh sweep: every move that touches a random band of columns is undone and the band is
-//! paired anew ([`kicked`]). What the search had right elsewhere is kept, and the band shakes
-//! it out of the deadlock the last round stalled in; fresh sweeps keep the rounds diverse.
+//! A round after the first starts from the best answer so far, not from a fresh sweep: every
+//! move that touches a random band of columns is undone and the band is paired anew
+//! ([`kicked`]). What the search had right elsewhere is kept, and the band shakes it out of the
+//! deadlock the last round stalled in; the random band keeps the rounds diverse.
 //!
 //! On a small board an exact search ([`Decider`]) shares the time with the rounds once the first
 //! half second has passed: it clears some boards the rounds miss, and proves others impossible.
@@ -62,7 +62,7 @@ impl Default for Params {
             ruin: RuinParams::default(),
             stall: 120,
             stall_growth: 1.3,
-            kick: 0.5,
+            kick: 1.0,
             kick_band: 0.15,
             prove_after: Some(0.5),
         }
