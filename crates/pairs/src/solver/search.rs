@@ -1,12 +1,13 @@
-//! The search: rounds of a region sweep followed by ruin and recreate until it stalls, keeping
-//! the best answer; it stops as soon as the board is clear.
+//! The search: rounds of ruin and recreate until it stalls, keeping the best answer; it stops as
+//! soon as the board is clear.
 //!
 //! Ruin and recreate is a local search with a heavy tail: most runs clear a board quickly, a few
 //! get stuck on one deadlock for a long time. A round therefore ends after a number of ruins
-//! without progress, and the next round starts from a fresh sweep; that number grows from round
-//! to round, so that a board that needs a long search still gets it.
+//! without progress, and a new round starts; that number grows from round to round, so that a
+//! board that needs a long search still gets it.
 //!
-//! A round after the first starts from the best answer so far, not from a fresh sweep: every
+//! The first round starts from a region sweep. A round after the first starts from the best
+//! answer so far, not from a fresh sweep: every
 //! move that touches a random band of columns is undone and the band is paired anew
 //! ([`kicked`]). What the search had right elsewhere is kept, and the band shakes it out of the
 //! deadlock the last round stalled in; the random band keeps the rounds diverse.
