@@ -7,10 +7,10 @@
 //! board that needs a long search still gets it.
 //!
 //! The first round starts from a region sweep. A round after the first starts from the best
-//! answer so far, not from a fresh sweep: every
-//! move that touches a random band of columns is undone and the band is paired anew
-//! ([`kicked`]). What the search had right elsewhere is kept, and the band shakes it out of the
-//! deadlock the last round stalled in; the random band keeps the rounds diverse.
+//! answer so far, not from a fresh sweep: every move that touches a random band of columns is
+//! undone and the band is paired anew. What the search had right elsewhere is kept, and the
+//! band shakes it out of the deadlock the last round stalled in; the random band keeps the
+//! rounds diverse.
 //!
 //! On a small board an exact search ([`Decider`]) shares the time with the rounds once the first
 //! half second has passed: it clears some boards the rounds miss, and proves others impossible.
