@@ -222,7 +222,7 @@ fn replay_without(
 }
 
 /// Replays the moves that are not `dropped` (given their index), as [`replay_outside`] does.
-fn replay_except(
+pub(super) fn replay_except(
     state: &mut State,
     moves: &[Move],
     dropped: impl Fn(usize, Move) -> bool,

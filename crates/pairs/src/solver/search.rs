@@ -26,7 +26,7 @@ use tessera_core::runtime::{Budget, Outcome, Stop, Verdict, portfolio};
 use super::local::Local;
 use super::prove::Decider;
 use super::region::{RegionParams, RegionScratch, region_sweep};
-use super::ruin::{RuinParams, improve};
+use super::ruin::{RuinParams, improve, replay_except};
 use crate::board::{Board, Cell};
 use crate::moves::Move;
 use crate::state::State;
@@ -189,15 +189,8 @@ fn kicked(start: &State, best: &[Move], params: &Params, rng: &mut impl Rng) -> 
     let c0 = rng.random_range(0..=w - band);
     let inside = |c: u8| (c0..c0 + band).contains(&usize::from(c));
     let mut state = start.clone();
-    let mut moves = Vec::with_capacity(best.len());
-    for &m in best.iter().filter(|m| !inside(m.a.c) && !inside(m.b.c)) {
-        let (a, b) = (state.index(m.a), state.index(m.b));
-        if state.can_remove(a, b) {
-            state.remove(a);
-            state.remove(b);
-            moves.push(m);
-        }
-    }
+    let (mut moves, mut invalid) = (Vec::with_capacity(best.len()), Vec::new());
+    replay_except(&mut state, best, |_, m| inside(m.a.c) || inside(m.b.c), &mut moves, &mut invalid);
     let mut local = Local::over(state.remaining());
     local.settle(&mut state, rng, None, params.region.patience, params.region.max_trials);
     local.apply_best(&mut state, &mut moves);
