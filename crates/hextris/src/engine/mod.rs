@@ -10,6 +10,7 @@
 
 pub(crate) mod bfs;
 pub mod board;
+pub(crate) mod fast;
 pub mod reach;
 pub mod state;
 

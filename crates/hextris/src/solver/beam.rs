@@ -6,11 +6,12 @@
 //! best `width` distinct boards.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+use std::hash::{BuildHasher, Hasher};
 
 use tessera_core::runtime::{Budget, Stop};
 
 use super::features::{Features, RowCache, Weights};
+use crate::engine::fast::Fast;
 use crate::engine::{Pos, Reach, Rules, State, Unit, lock_points};
 
 /// The lock positions chosen for a game, and what they earn.
@@ -245,31 +246,4 @@ fn mix(mut x: u64) -> u64 {
     x ^= x >> 27;
     x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ x >> 31
-}
-
-/// A fast hasher for keys made of a few integers (multiply and rotate).
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct FastHasher(u64);
-
-pub(super) type Fast = BuildHasherDefault<FastHasher>;
-
-impl Hasher for FastHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u128(&mut self, v: u128) {
-        self.write_u64(v as u64);
-        self.write_u64((v >> 64) as u64);
-    }
-    fn write_i32(&mut self, v: i32) {
-        self.write_u64(v as u64);
-    }
 }

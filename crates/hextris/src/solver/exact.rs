@@ -36,8 +36,8 @@ use std::hash::{Hash, Hasher};
 
 use tessera_core::runtime::{Budget, Stop};
 
-use super::beam::Fast;
 use crate::command::Command;
+use crate::engine::fast::Fast;
 use crate::engine::{Board, Pos, Reach, Rules, Unit, lock_points};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
