@@ -29,8 +29,9 @@ pub struct Reach {
     valid: Vec<u128>,
     /// `reach[6 (y - ymin) + r]`.
     reach: Vec<u128>,
-    /// `base[2 r + parity]`: the pivot's column offset to its leftmost cell (`min_dx`).
-    base: [i32; 12],
+    /// `base[2 r + parity]`: the pivot's column offset to its leftmost cell (`min_dx`); 16
+    /// entries so that an index masked to 4 bits needs no bounds check.
+    base: [i32; 16],
 }
 
 /// `v` shifted towards higher bits by `k` (lower bits if `k` is negative).
@@ -58,7 +59,7 @@ impl Reach {
     /// position is not free: the game is then over).
     #[must_use]
     pub fn new(rules: &Rules, board: &Board, unit: &Unit) -> Reach {
-        let mut base = [0; 12];
+        let mut base = [0; 16];
         let (mut lo, mut hi) = (i32::MAX, i32::MIN);
         for r in 0..unit.period {
             for parity in 0..2 {
@@ -92,8 +93,8 @@ impl Reach {
     pub(crate) fn bit(&self, p: Pos) -> Option<u32> {
         let y = p.y as i32;
         let b = p.x as i32 + self.offset(p.r, y);
-        (y >= self.ymin && y < self.ymin + self.rows as i32 && (0..128).contains(&b) && p.r < self.period)
-            .then_some(b as u32)
+        // Unsigned comparisons: a row above `ymin` or a negative bit wraps to a large number.
+        (((y - self.ymin) as u32) < self.rows as u32 && (b as u32) < 128 && p.r < self.period).then_some(b as u32)
     }
 
     fn fill_valid(&mut self, rules: &Rules, board: &Board, unit: &Unit) {
@@ -205,16 +206,26 @@ impl Reach {
         Pos::new(b - self.offset(r, y), y, r)
     }
 
-    /// The reachable positions of pivot row `y`.
-    pub(crate) fn reachable_in_row(&self, y: i32) -> impl Iterator<Item = Pos> + '_ {
+    /// The key of `p` if it can be reached from the spawn ([`Reach::key`] and
+    /// [`Reach::is_reachable`] in one).
+    #[inline]
+    pub(crate) fn reachable_key(&self, p: Pos) -> Option<usize> {
+        let b = self.bit(p)?;
+        let i = self.index(p.y as i32, p.r);
+        (self.reach[i] >> b & 1 == 1).then_some(i * 128 + b as usize)
+    }
+
+    /// The reachable positions of pivot row `y`, with their keys.
+    pub(crate) fn reachable_in_row(&self, y: i32) -> impl Iterator<Item = (Pos, usize)> + '_ {
         let inside = y >= self.ymin && y < self.ymin + self.rows as i32;
         (0..if inside { self.period } else { 0 }).flat_map(move |r| {
-            let mut m = self.reach[self.index(y, r)];
+            let i = self.index(y, r);
+            let mut m = self.reach[i];
             std::iter::from_fn(move || {
                 (m != 0).then(|| {
                     let b = m.trailing_zeros() as i32;
                     m &= m - 1;
-                    Pos::new(b - self.offset(r, y), y, r)
+                    (Pos::new(b - self.offset(r, y), y, r), i * 128 + b as usize)
                 })
             })
         })
@@ -231,7 +242,7 @@ impl Reach {
     /// What a pivot column adds to become a bit of the masks of row `y`, turn `r`.
     #[inline]
     pub(crate) fn offset(&self, r: u8, y: i32) -> i32 {
-        self.base[2 * r as usize + (y & 1) as usize]
+        self.base[(2 * r as usize + (y & 1) as usize) & 15]
     }
 
     /// The unit's period: its turns are `0..period`.
@@ -336,7 +347,7 @@ impl Reach {
         let mut parent: Vec<u8> = vec![u8::MAX; self.keys()];
         let mut order = Vec::new();
         let start = unit.spawn;
-        let Some(k0) = self.key(start).filter(|_| self.is_reachable(start)) else { return (parent, order) };
+        let Some(k0) = self.reachable_key(start) else { return (parent, order) };
         parent[k0] = 6;
         order.push(start);
         let step = |p, cmd| Some(unit.step(p, cmd)).filter(|&q| self.is_reachable(q));

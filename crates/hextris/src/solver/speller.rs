@@ -325,7 +325,7 @@ impl Speller {
             .filter_map(|(b, bridge)| {
                 let (_, moves) = bridge.head.split_last()?;
                 let from = moves.iter().rev().fold(target, |p, &c| undo(unit, p, c));
-                Some((reach.key(from).filter(|_| reach.is_reachable(from))?, b))
+                Some((reach.reachable_key(from)?, b))
             })
             .collect();
         heads.sort_unstable();
@@ -345,14 +345,15 @@ impl Speller {
         let mut live = vec![0u64; period * 128 * words];
         for y in start.y as i32..=ty {
             let band = self.band;
-            let row: Vec<Pos> = reach.reachable_in_row(y).filter(|q| band.holds(q.x as i32, y)).collect();
-            self.row_phrases(reach, (&row, y), target, &candidates, &mut walks, &mut live)?;
+            // The row's positions, with their keys on the first layer.
+            let row: Vec<(Pos, usize)> = reach.reachable_in_row(y).filter(|(q, _)| band.holds(q.x as i32, y)).collect();
+            self.row_phrases(reach, (&row, y), target, &candidates, &mut walks, &mut live);
             for layer in 0..layers {
                 let base = layer * n;
                 self.close_row(reach, unit, &row, base, blocked);
                 let mut last_entry = usize::MAX;
-                for &q in &row {
-                    let kq = base + reach.key(q)?;
+                for &(q, key) in &row {
+                    let kq = base + key;
                     let here = self.best[kq];
                     if here == NONE {
                         continue;
@@ -362,14 +363,13 @@ impl Speller {
                     }
                     if y < ty {
                         for cmd in [Command::SW, Command::SE] {
-                            let to = unit.step(q, cmd);
-                            if reach.is_reachable(to) {
+                            if let Some(to) = reach.reachable_key(unit.step(q, cmd)) {
                                 let new = self.new[kq];
-                                self.relax(base + reach.key(to)?, here, Back::Down { from: kq as u32, cmd }, new);
+                                self.relax(base + to, here, Back::Down { from: kq as u32, cmd }, new);
                             }
                         }
                     }
-                    let bit = reach.bit(q)?;
+                    let bit = (key % 128) as u32;
                     let mine = &live[(128 * q.r as usize + bit as usize) * words..][..words];
                     // Heads of phrases the next unit finishes that start here.
                     let here_key = kq - base;
@@ -457,16 +457,16 @@ impl Speller {
     fn row_phrases(
         &self,
         reach: &Reach,
-        (row, y): (&[Pos], i32),
+        (row, y): (&[(Pos, usize)], i32),
         target: Pos,
         candidates: &[usize],
         walks: &mut [RowWalks],
         live: &mut [u64],
-    ) -> Option<()> {
+    ) {
         let (period, cands, words) = (reach.period() as usize, candidates.len(), candidates.len().div_ceil(64));
         let mut starts = [0u128; 6];
-        for q in row {
-            starts[q.r as usize] |= 1 << reach.bit(*q)?;
+        for (q, key) in row {
+            starts[q.r as usize] |= 1 << (key % 128);
         }
         for r in (0..period).filter(|&r| starts[r] != 0) {
             let live = &mut live[128 * r * words..][..128 * words];
@@ -482,7 +482,6 @@ impl Speller {
                 }
             }
         }
-        Some(())
     }
 
     /// The segments of the best way, read back from its end at key `k` (of its layer).
@@ -554,11 +553,10 @@ impl Speller {
 
     /// Floods a row (positions `row`, on the layer at `base`) from its entries, best first:
     /// each position gets the score of the best entry that can walk to it.
-    fn close_row(&mut self, reach: &Reach, unit: &Unit, row: &[Pos], base: usize, blocked: &[Pos]) {
+    fn close_row(&mut self, reach: &Reach, unit: &Unit, row: &[(Pos, usize)], base: usize, blocked: &[Pos]) {
         let mut entries: Vec<usize> = row
             .iter()
-            .filter_map(|&p| reach.key(p))
-            .map(|k| base + k)
+            .map(|&(_, k)| base + k)
             .filter(|&k| self.best[k] != NONE && !matches!(self.back[k], Back::Row { .. }))
             .collect();
         entries.sort_by_key(|&k| std::cmp::Reverse(self.best[k]));
@@ -577,7 +575,7 @@ impl Speller {
             // Hot: every row of every search. A node is a position and its key on the layer.
             let step = |(at, _), cmd| {
                 let q = unit.step(at, cmd);
-                let k = reach.key(q).filter(|_| reach.is_reachable(q))?;
+                let k = reach.reachable_key(q)?;
                 band.holds(q.x as i32, q.y as i32).then_some((q, base + k))
             };
             let visit = |(_, k), _, (q, kq): (Pos, usize)| {
