@@ -343,6 +343,15 @@ impl Speller {
         let (cands, words) = (candidates.len(), candidates.len().div_ceil(64));
         let mut walks = vec![RowWalks::default(); period * cands];
         let mut live = vec![0u64; period * 128 * words];
+        // Each candidate's moves as differences of keys, per start turn and row parity: from
+        // `keyed[keyed_at[TURNS * c + turn]..]` (see [`Route::key_steps`]).
+        let (mut keyed, mut keyed_at) = (Vec::new(), Vec::with_capacity(TURNS * cands));
+        for &i in &candidates {
+            for turn in 0..TURNS {
+                keyed_at.push(keyed.len());
+                self.routes[period][TURNS * i + turn].key_steps(reach, (turn % 2) as i32, &mut keyed);
+            }
+        }
         for y in start.y as i32..=ty {
             let band = self.band;
             // The row's positions, with their keys on the first layer.
@@ -392,7 +401,7 @@ impl Speller {
                         if up == k {
                             break;
                         }
-                        forbid.push(reach.pos_of(up % n));
+                        forbid.push(up % n);
                         k = up;
                     }
                     let turn = 2 * q.r as usize + parity(y);
@@ -408,12 +417,13 @@ impl Speller {
                         let lifts = fresh && layer + 1 < layers;
                         let points = self.phrases[i].points;
                         let p = &self.phrases[i];
-                        let walked = self.routes[period][TURNS * i + turn].walk_at(w, q, bit, &forbid);
+                        let steps = &keyed[keyed_at[TURNS * c + turn]..];
+                        let walked = self.routes[period][TURNS * i + turn].walk_at(w, (bit, key), &forbid, steps);
                         match walked {
                             Walk::Ends(to) if p.downs > 0 => {
                                 let (gain, k) = match lifts {
-                                    true => (here + 300 + points, base + n + reach.key(to)?),
-                                    false => (here + points, base + reach.key(to)?),
+                                    true => (here + 300 + points, base + n + to),
+                                    false => (here + points, base + to),
                                 };
                                 let mut new = self.new[kq];
                                 if lifts {
@@ -421,7 +431,7 @@ impl Speller {
                                 }
                                 self.relax(k, gain, Back::Phrase { from: kq as u32, phrase: i as u16 }, new);
                             }
-                            Walk::Locks(at) if at == target && here + points + 300 * fresh as i64 > end.0 => {
+                            Walk::Locks(at) if at == kt && here + points + 300 * fresh as i64 > end.0 => {
                                 end = (here + points + 300 * fresh as i64, kq, Segment::LockingPhrase(i as u16));
                             }
                             _ => {}
@@ -432,6 +442,7 @@ impl Speller {
                         let bridge = &bridges[b];
                         let fresh = !self.new[kq].contains(&(bridge.phrase as u16));
                         let gain = here + 300 * fresh as i64 + 2 * self.phrases[bridge.phrase].text.len() as i64;
+                        let forbid: Vec<Pos> = forbid.iter().map(|&k| reach.pos_of(k)).collect();
                         if gain > end.0
                             && walk(reach, unit, q, &bridge.head, ty, &forbid, &mut self.seen) == Walk::Locks(target)
                         {
@@ -529,11 +540,12 @@ impl Speller {
     }
 
     /// The cells of its row that the way into entry `e` (a key of the layer at `base`) used,
-    /// the entry itself excepted: where a walk from it must not go.
-    fn suffix(&self, reach: &Reach, unit: &Unit, e: usize, base: usize, blocked: &[Pos], out: &mut Vec<Pos>) {
+    /// the entry itself excepted: where a walk from it must not go, as keys (of any layer).
+    fn suffix(&self, reach: &Reach, unit: &Unit, e: usize, base: usize, blocked: &[Pos], out: &mut Vec<usize>) {
         out.clear();
         match self.back[base + e] {
-            Back::Start => out.extend_from_slice(blocked),
+            // A position with no key is none the flood or a phrase can reach.
+            Back::Start => out.extend(blocked.iter().filter_map(|&p| reach.key(p))),
             Back::Phrase { from, phrase } => {
                 let mut p = reach.pos_of(from as usize % reach.keys());
                 let end = reach.pos_of(e);
@@ -543,7 +555,7 @@ impl Speller {
                         out.clear();
                     }
                     if p != end {
-                        out.push(p);
+                        out.extend(reach.key(p));
                     }
                 }
             }
@@ -578,8 +590,8 @@ impl Speller {
                 let k = reach.reachable_key(q)?;
                 band.holds(q.x as i32, q.y as i32).then_some((q, base + k))
             };
-            let visit = |(_, k), _, (q, kq): (Pos, usize)| {
-                if self.stamp[kq] == round || forbid.contains(&q) {
+            let visit = |(_, k), _, (_, kq): (Pos, usize)| {
+                if self.stamp[kq] == round || forbid.contains(&(kq - base)) {
                     return false;
                 }
                 self.stamp[kq] = round;

@@ -11,13 +11,13 @@
 use crate::command::Command;
 use crate::engine::{Pos, Reach, Unit};
 
-/// Where a phrase's commands take a unit.
+/// Where a phrase's commands take a unit: positions, or their keys (see [`Reach::key`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) enum Walk {
+pub(super) enum Walk<P = Pos> {
     /// Every command moves it; it ends here.
-    Ends(Pos),
+    Ends(P),
     /// Every command but the last moves it; the last locks it here.
-    Locks(Pos),
+    Locks(P),
     /// It would lock early, repeat a position, or go below the target's row.
     Fails,
 }
@@ -136,20 +136,40 @@ impl Route {
         (n > 0 && r == target.r && i32::from(start.y) == y).then_some(start)
     }
 
-    /// [`walk`] from `from`, bit `bit` of its row's masks, given the route's
-    /// [`Route::row_walks`] for that row: only the positions to avoid are left to look at.
-    #[inline]
-    pub(super) fn walk_at(&self, walks: RowWalks, from: Pos, bit: u32, forbid: &[Pos]) -> Walk {
-        let at = |&(dx, dy, r): &(i16, i16, u8)| Pos { x: from.x + dx, y: from.y + dy, r };
-        let clear = |n: usize| self.steps[..n].iter().all(|s| !forbid.contains(&at(s)));
+    /// The route's moves from a start of its turn on a row of `parity`, as differences of the
+    /// unit's keys ([`Reach::key`]: a move changes a key by the same amount from every start
+    /// of such a row): those of its positions in the start's row, then that of where it ends,
+    /// then that of where it locks. Appended to `out`, for [`Route::walk_at`].
+    pub(super) fn key_steps(&self, reach: &Reach, parity: i32, out: &mut Vec<isize>) {
+        let delta = |&(dx, dy, r): &(i16, i16, u8)| {
+            let rows = 6 * isize::from(dy) + isize::from(r) - isize::from(self.r);
+            let shift = reach.offset(r, parity + i32::from(dy)) - reach.offset(self.r, parity);
+            rows * 128 + isize::from(dx) + shift as isize
+        };
+        out.extend(self.steps[..self.first_row].iter().map(delta));
+        out.push(self.steps.last().map_or(0, delta));
         let n = self.steps.len();
+        out.push(if n >= 2 { delta(&self.steps[n - 2]) } else { 0 });
+    }
+
+    /// [`walk`] from the start of key `key`, bit `bit` of its row's masks, given the route's
+    /// [`Route::row_walks`] for that row and its [`Route::key_steps`] `steps` for the unit and
+    /// the row's parity: only the keys to avoid (`forbid`) are left to look at. Returns keys.
+    #[inline]
+    pub(super) fn walk_at(
+        &self,
+        walks: RowWalks,
+        (bit, key): (u32, usize),
+        forbid: &[usize],
+        steps: &[isize],
+    ) -> Walk<usize> {
+        let at = |d: isize| key.wrapping_add_signed(d);
+        let clear = |m: usize| steps[..m].iter().all(|&d| !forbid.contains(&at(d)));
+        let (n, first) = (self.steps.len(), self.first_row);
         if walks.ends >> bit & 1 == 1 {
-            match clear(self.first_row) {
-                true => self.steps.last().map_or(Walk::Ends(from), |s| Walk::Ends(at(s))),
-                false => Walk::Fails,
-            }
-        } else if walks.locks >> bit & 1 == 1 && clear(self.first_row.min(n - 1)) {
-            Walk::Locks(if n >= 2 { at(&self.steps[n - 2]) } else { from })
+            if clear(first) { Walk::Ends(at(steps[first])) } else { Walk::Fails }
+        } else if walks.locks >> bit & 1 == 1 && clear(first.min(n - 1)) {
+            Walk::Locks(at(steps[first + 1]))
         } else {
             Walk::Fails
         }
@@ -224,18 +244,21 @@ mod tests {
                 for key in (0..reach.keys()).filter(|&k| reach.is_reachable(reach.pos_of(k))) {
                     let q = reach.pos_of(key);
                     let forbid = [unit.step(q, Command::E), unit.step(q, Command::CW)];
+                    let forbid_keys: Vec<usize> = forbid.iter().filter_map(|&p| reach.key(p)).collect();
                     for (i, c) in commands.iter().enumerate() {
                         let turn = 2 * q.r as usize + (q.y & 1) as usize;
                         let route = &routes[TURNS * i + turn];
                         let by_steps = walk(&reach, unit, q, c, last_row, &forbid, &mut seen);
                         let (y, bit) = (i32::from(q.y), reach.bit(q).expect("a reachable position has a bit"));
                         let walks = route.row_walks(&reach, y, last_row);
-                        assert_eq!(
-                            route.walk_at(walks, q, bit, &forbid),
-                            by_steps,
-                            "problem {n}, {q:?}, {}",
-                            phrases.name(i)
-                        );
+                        let mut steps = Vec::new();
+                        route.key_steps(&reach, y & 1, &mut steps);
+                        let by_keys = match route.walk_at(walks, (bit, key), &forbid_keys, &steps) {
+                            Walk::Ends(k) => Walk::Ends(reach.pos_of(k)),
+                            Walk::Locks(k) => Walk::Locks(reach.pos_of(k)),
+                            Walk::Fails => Walk::Fails,
+                        };
+                        assert_eq!(by_keys, by_steps, "problem {n}, {q:?}, {}", phrases.name(i));
                         if let Walk::Locks(at) = by_steps {
                             assert_eq!(route.lock_start(y, at), Some(q), "problem {n}, {q:?}, {}", phrases.name(i));
                         }
