@@ -21,8 +21,9 @@
 //! place each unit can lock, with its best text, right after the first round: [`CELLS_SHARE`]
 //! of the time, passes four times wider each while the next is expected to fit.
 //!
-//! A plan is spelled and judged only when it promises more than the seed's best so far; each
-//! seed keeps its best game as the judge scores it.
+//! A plan is spelled and judged only when it promises more than the seed's best so far (and,
+//! while spelling is cheap, the beam's runners-up too, until a round in which none of them
+//! improved the seed's game); each seed keeps its best game as the judge scores it.
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -306,6 +307,9 @@ struct Best {
     grown: Option<Grown>,
     /// Tries in a row that failed to rework the best game.
     stale: usize,
+    /// A round spelled the beam's runners-up and none of them improved the game: later rounds
+    /// spell their best plan only.
+    runners_failed: bool,
 }
 
 impl Best {
@@ -625,11 +629,11 @@ impl Search<'_, '_> {
     fn spell_plans(&self, j: usize, mine: &[(usize, Plan)], width: usize, inner: usize, budget: &Budget) -> usize {
         let solver = self.solver;
         let seeds = &solver.problem.source_seeds;
-        let (mut cheap, mut improved) = (false, 0);
+        let (mut cheap, mut improved, mut runners) = (false, 0, (0, 0));
         for (v, (k, plan)) in mine.iter().enumerate() {
             {
                 let b = &lock(&self.best)[j];
-                let worth = v == 0 && promise(plan) > b.promise || cheap;
+                let worth = v == 0 && promise(plan) > b.promise || cheap && !b.runners_failed;
                 if b.grown.is_some() && (!worth || budget.clone().expired()) {
                     break;
                 }
@@ -643,9 +647,16 @@ impl Search<'_, '_> {
             cheap = budget.time_left().is_some_and(|t| again * CHEAP_SHARE < t.as_secs_f64());
             let b = &mut lock(&self.best)[j];
             b.promise = b.promise.max(promise(plan));
-            if b.offer(grown) {
+            let better = b.offer(grown);
+            if v > 0 {
+                runners = (runners.0 + 1, runners.1 + usize::from(better));
+            }
+            if better {
                 improved = 1;
             }
+        }
+        if runners.0 > 0 && runners.1 == 0 {
+            lock(&self.best)[j].runners_failed = true;
         }
         improved
     }
