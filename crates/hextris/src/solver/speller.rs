@@ -540,7 +540,7 @@ impl Speller {
     }
 
     /// The cells of its row that the way into entry `e` (a key of the layer at `base`) used,
-    /// the entry itself excepted: where a walk from it must not go, as keys (of any layer).
+    /// the entry itself excepted: where a walk from it must not go, as keys within a layer.
     fn suffix(&self, reach: &Reach, unit: &Unit, e: usize, base: usize, blocked: &[Pos], out: &mut Vec<usize>) {
         out.clear();
         match self.back[base + e] {
