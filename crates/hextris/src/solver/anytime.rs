@@ -629,7 +629,8 @@ impl Search<'_, '_> {
     fn spell_plans(&self, j: usize, mine: &[(usize, Plan)], width: usize, inner: usize, budget: &Budget) -> usize {
         let solver = self.solver;
         let seeds = &solver.problem.source_seeds;
-        let (mut cheap, mut improved, mut runners) = (false, 0, (0, 0));
+        // Whether a runner-up was spelled, and whether one improved the game.
+        let (mut cheap, mut improved, mut runners) = (false, 0, (false, false));
         for (v, (k, plan)) in mine.iter().enumerate() {
             {
                 let b = &lock(&self.best)[j];
@@ -649,13 +650,13 @@ impl Search<'_, '_> {
             b.promise = b.promise.max(promise(plan));
             let better = b.offer(grown);
             if v > 0 {
-                runners = (runners.0 + 1, runners.1 + usize::from(better));
+                runners = (true, runners.1 || better);
             }
             if better {
                 improved = 1;
             }
         }
-        if runners.0 > 0 && runners.1 == 0 {
+        if runners == (true, false) {
             lock(&self.best)[j].runners_failed = true;
         }
         improved

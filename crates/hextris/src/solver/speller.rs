@@ -442,10 +442,12 @@ impl Speller {
                         let bridge = &bridges[b];
                         let fresh = !self.new[kq].contains(&(bridge.phrase as u16));
                         let gain = here + 300 * fresh as i64 + 2 * self.phrases[bridge.phrase].text.len() as i64;
-                        let forbid: Vec<Pos> = forbid.iter().map(|&k| reach.pos_of(k)).collect();
-                        if gain > end.0
-                            && walk(reach, unit, q, &bridge.head, ty, &forbid, &mut self.seen) == Walk::Locks(target)
-                        {
+                        if gain <= end.0 {
+                            continue;
+                        }
+                        // The step-by-step walk takes the cells to avoid as positions.
+                        let avoid: Vec<Pos> = forbid.iter().map(|&k| reach.pos_of(k)).collect();
+                        if walk(reach, unit, q, &bridge.head, ty, &avoid, &mut self.seen) == Walk::Locks(target) {
                             end = (gain, kq, Segment::Bridge(b as u16));
                         }
                     }
