@@ -43,11 +43,15 @@ fn shift(v: u128, k: i32) -> u128 {
 /// The bits of `valid` connected to a bit of `seed` through runs of consecutive `valid` bits.
 #[inline]
 pub(crate) fn fill_runs(valid: u128, seed: u128) -> u128 {
-    let (mut up, mut down) = (seed & valid, seed & valid);
-    let (mut pu, mut pd) = (valid, valid);
+    let seed = seed & valid;
+    // Towards higher bits, one addition: a run's bits are all ones, so adding its seeds carries
+    // from its lowest seed to its top (each bit there flips but the seeds, which stay set) and
+    // out into the free bit above, which the mask drops.
+    let up = ((valid.wrapping_add(seed) ^ valid) | seed) & valid;
+    // Towards lower bits no carry runs: spread by shifts of 1, 2, 4, ... (`pd`: the bits whose
+    // next `k` lower bits are all valid).
+    let (mut down, mut pd) = (seed, valid);
     for k in [1, 2, 4, 8, 16, 32, 64] {
-        up |= pu & (up << k);
-        pu &= pu << k;
         down |= pd & (down >> k);
         pd &= pd >> k;
     }
@@ -408,5 +412,30 @@ mod tests {
         assert_eq!(fill_runs(v, 0b0001_0000_0101), 0b0111_0000_1111);
         assert_eq!(fill_runs(u128::MAX, 1 << 70), u128::MAX);
         assert_eq!(fill_runs(v, 0), 0);
+        assert_eq!(fill_runs(u128::MAX, 1), u128::MAX, "a run up to the top bit");
+    }
+
+    #[test]
+    fn runs_fill_as_a_walk_along_them_does() {
+        let mut rng = tessera_core::rng::Rng64::seed(11);
+        for _ in 0..2000 {
+            let word =
+                |rng: &mut tessera_core::rng::Rng64| u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64());
+            // Long runs and sparse seeds as well as short ones.
+            let valid = word(&mut rng) | word(&mut rng) | if rng.below(2) == 0 { word(&mut rng) } else { 0 };
+            let seed = word(&mut rng) & word(&mut rng) & word(&mut rng) & word(&mut rng);
+            let mut want = 0u128;
+            for b in (0..128).filter(|&b| seed >> b & 1 == 1 && valid >> b & 1 == 1) {
+                let (mut lo, mut hi) = (b, b);
+                while lo > 0 && valid >> (lo - 1) & 1 == 1 {
+                    lo -= 1;
+                }
+                while hi < 127 && valid >> (hi + 1) & 1 == 1 {
+                    hi += 1;
+                }
+                want |= (u128::MAX >> (127 - hi)) & (u128::MAX << lo);
+            }
+            assert_eq!(fill_runs(valid, seed), want, "valid {valid:#x} seed {seed:#x}");
+        }
     }
 }
