@@ -174,6 +174,9 @@ pub struct Rules {
     pub height: usize,
     /// The units, as in the problem.
     pub units: Vec<Unit>,
+    /// Whether the problem's board starts with a full row. Every lock clears every full row,
+    /// so otherwise only a row the locking unit fills can be full.
+    starts_full: bool,
 }
 
 impl Rules {
@@ -183,7 +186,14 @@ impl Rules {
             return Err(EngineError::TooWide(problem.width));
         }
         let units = problem.units.iter().map(|u| Unit::new(u, problem.width)).collect();
-        Ok(Rules { width: problem.width, height: problem.height, units })
+        let mut rows = vec![0u128; problem.height];
+        for c in problem.filled.iter().filter(|c| (c.x as usize) < problem.width) {
+            if let Some(row) = rows.get_mut(c.y as usize) {
+                *row |= 1 << c.x;
+            }
+        }
+        let starts_full = rows.contains(&board::full_mask(problem.width));
+        Ok(Rules { width: problem.width, height: problem.height, units, starts_full })
     }
 
     /// Whether unit `u` fits at `p`: every cell on the board and free.
@@ -203,13 +213,19 @@ impl Rules {
     }
 
     /// Fills the unit's cells at `p` (which must fit) and clears full rows; returns how many.
+    /// `board` is one of this problem's: its starting board or one that locks made of it.
     pub fn lock(&self, board: &mut Board, u: &Unit, p: Pos) -> usize {
         let (x, y) = (p.x as i32, p.y as i32);
         let o = u.orient(p.r, y);
+        let full = board.full();
+        let mut any_full = self.starts_full;
         for &(dy, m) in &o.rows {
-            board.fill((y + dy) as usize, m << (x + o.min_dx));
+            let row = (y + dy) as usize;
+            board.fill(row, m << (x + o.min_dx));
+            any_full |= board.rows()[row] == full;
         }
-        board.clear_full_rows()
+        // Most locks clear nothing, and then no other row needs a look.
+        if any_full { board.clear_full_rows() } else { 0 }
     }
 }
 

@@ -98,6 +98,32 @@ fn random_play_agrees_with_the_judge() {
     assert!(deep * 4 > games && errors * 4 > games, "{games} games, {deep} deep, {errors} errors");
 }
 
+#[test]
+fn a_row_full_from_the_start_clears_at_the_first_lock_as_the_judge_says() {
+    let mut p = problem(6);
+    let bottom = p.height as i32 - 1;
+    p.filled.retain(|c| c.y != bottom);
+    p.filled.extend((0..p.width as i32).map(|x| tessera_hextris::Cell::new(x, bottom)));
+    let rules = Rules::new(&p).unwrap();
+    let none = no_phrases();
+    let mut rng = Rng64::seed(3);
+    let seed = p.source_seeds[0];
+    let source = p.source(seed);
+    let mut checked = 0;
+    for _ in 0..20 {
+        let cmds = random_walk(&p, &rules, &source, &mut rng, 400, 0.0);
+        let ours = replay(&p, &rules, &source, &cmds);
+        let v = score(&p, seed, &text(&cmds), &none);
+        assert_eq!((v.commands, v.locked), (ours.commands, ours.state.locked), "{}", text(&cmds));
+        if v.error.is_none() && v.locked > 0 {
+            assert_eq!(v.move_score, ours.state.move_score, "{}", text(&cmds));
+            assert!(v.move_score >= 100, "the first lock clears the full row");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "{checked} games locked a unit without error");
+}
+
 /// Every position reachable from the spawn, by a plain search with `fits`.
 fn brute_reach(rules: &Rules, state: &State, unit: &Unit) -> HashSet<Pos> {
     let mut seen = HashSet::new();
