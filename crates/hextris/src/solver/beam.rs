@@ -10,7 +10,7 @@ use std::hash::{BuildHasher, Hasher};
 
 use tessera_core::runtime::{Budget, Stop};
 
-use super::features::{Features, RowCache, Weights};
+use super::features::{RowCache, Weights};
 use crate::engine::fast::Fast;
 use crate::engine::{Pos, Reach, Rules, State, Unit, lock_points};
 
@@ -81,6 +81,7 @@ pub(crate) fn plans(
     let mut history: Vec<Vec<(u32, Pos)>> = Vec::new();
     let mut ends: Vec<(f64, usize, u32)> = Vec::new(); // (points, depth, index)
     let mut board = start.board.clone();
+    let mut cache = RowCache::new(weights, board.width(), board.height());
     let mut stopped = false;
     for &unit_index in &source[start.locked..] {
         if budget.should_stop(1) {
@@ -90,7 +91,6 @@ pub(crate) fn plans(
         history.push(layer.iter().map(|n| (n.parent, n.pos)).collect());
         let unit = &rules.units[unit_index];
         let mut cands = Vec::new();
-        let mut cache = RowCache::default();
         let mut deepest: HashMap<u64, Pos, Fast> = HashMap::default();
         for (i, node) in layer.iter().enumerate() {
             // Wide beams take long per unit: look at the clock within the layer too.
@@ -121,17 +121,17 @@ pub(crate) fn plans(
                 let ls = rules.lock(&mut board, unit, p);
                 let gained = lock_points(unit.size, ls, node.state.ls_old as usize) as f64;
                 let down = (p.y - unit.spawn.y) as f64;
-                let (features, hash) = if ls == 0 {
+                let (value, hash) = if ls == 0 {
                     let o = unit.orient(p.r, p.y as i32);
                     let (first, last) = ((p.y as i32 + o.min_dy) as usize, (p.y as i32 + o.max_dy) as usize);
                     // Only the rows the unit fills change.
                     let (old, new) = (&node.state.board.rows()[first..=last], &board.rows()[first..=last]);
                     let hash = node_hash.wrapping_sub(hash_rows_at(first, old)).wrapping_add(hash_rows_at(first, new));
-                    (cache.features_after(&board, first, last), hash)
+                    (cache.value_after(&board, first, last), hash)
                 } else {
-                    (Features::of(&board), hash_rows(board.rows()))
+                    (cache.value_of(&board), hash_rows(board.rows()))
                 };
-                let value = before + gained + rate * down + weights.value(&features);
+                let value = before + gained + rate * down + value;
                 cands.push(Candidate { value, parent: i as u32, pos: p, hash });
             }
         }

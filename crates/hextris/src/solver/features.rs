@@ -7,10 +7,11 @@
 //! Every feature but the stack's height is a sum over rows of a term that depends on the row,
 //! the row above and the cells of the row above that units can reach from the top. A placement
 //! that clears no line changes the rows it fills, the row below them, and the reachable cells
-//! further down only until they agree with the board's before; a row cache keeps a board's row
-//! terms so that a placement is valued from those rows alone.
-
-use std::sync::LazyLock;
+//! further down only until they agree with the board's before; a row cache keeps the weighted
+//! sum of each of a board's rows so that a placement is valued from those rows alone. A row's
+//! terms are whole-number counts of masks but for the height and the two full-row terms, which
+//! depend on the row's index and its count of filled cells only: tables of the weights give
+//! them.
 
 use serde::{Deserialize, Serialize};
 use tessera_core::rng::Rng64;
@@ -48,11 +49,23 @@ impl Features {
     /// The features of `board`.
     #[must_use]
     pub fn of(board: &Board) -> Features {
-        let rows = board.rows();
+        let (h, w) = (board.height(), board.width());
         let mut terms = [0.0; FEATURES];
+        // Rows above the stack are free, unfilled and open: they count nothing.
         let (mut above, mut open) = (0, board.full());
-        for (y, &row) in rows.iter().enumerate() {
-            let (t, o) = row_terms(board, y, row, above, open);
+        for (y, &row) in board.rows().iter().enumerate().skip(board.top()) {
+            let (c, o) = row_counts(board, y, row, above, open);
+            let share = c.filled as f64 / w as f64;
+            let t = [
+                (c.filled as usize * (h - y)) as f64 / h as f64,
+                0.0,
+                c.half_covered as f64,
+                c.covered as f64,
+                c.enclosed as f64,
+                share * share,
+                c.roughness as f64,
+                if c.filled == 0 { 0.0 } else { near_full(w - c.filled as usize) },
+            ];
             add(&mut terms, &t);
             (above, open) = (row, o);
         }
@@ -90,13 +103,29 @@ fn top_term(board: &Board, top: usize) -> f64 {
     (board.height() - top) as f64 / board.height().max(1) as f64
 }
 
-/// Row `y`'s terms (the `top` term left at 0), given the row above and its cells reachable from
-/// the top; also this row's reachable cells.
+/// What row `y` counts towards the features but the height terms, as whole numbers.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowCounts {
+    filled: u32,
+    half_covered: u32,
+    covered: u32,
+    enclosed: u32,
+    /// Changes between free and filled beyond two (0 for a free row).
+    roughness: u32,
+}
+
+/// The ones of `x`, with a shortcut for none. The build targets plain x86-64, where a count
+/// is a dozen instructions per word, and most masks counted here are empty.
 #[inline]
-fn row_terms(board: &Board, y: usize, row: u128, above: u128, open_above: u128) -> ([f64; FEATURES], u128) {
-    let h = board.height();
-    let full = board.full();
-    let free = !row & full;
+fn ones(x: u128) -> u32 {
+    if x == 0 { 0 } else { x.count_ones() }
+}
+
+/// Row `y`'s counts, given the row above and its cells reachable from the top; also this row's
+/// reachable cells.
+#[inline]
+fn row_counts(board: &Board, y: usize, row: u128, above: u128, open_above: u128) -> (RowCounts, u128) {
+    let free = !row & board.full();
     let even = y.is_multiple_of(2);
     let (nw, ne) = if even { (above << 1, above) } else { (above, above >> 1) };
     let (onw, one) = if even { (open_above << 1, open_above) } else { (open_above, open_above >> 1) };
@@ -104,73 +133,125 @@ fn row_terms(board: &Board, y: usize, row: u128, above: u128, open_above: u128) 
     // reachable or not at all).
     let seed = free & (onw | one);
     let open = if seed == free || seed == 0 { seed } else { fill_runs(free, seed) };
-    let mut t = [0.0; FEATURES];
-    t[2] = (free & (nw ^ ne)).count_ones() as f64;
-    t[3] = (free & nw & ne).count_ones() as f64;
-    t[4] = (free & !open).count_ones() as f64;
+    let mut c = RowCounts {
+        half_covered: ones(free & (nw ^ ne)),
+        covered: ones(free & nw & ne),
+        enclosed: ones(free & !open),
+        ..RowCounts::default()
+    };
     if row != 0 {
-        let w = board.width() as u32;
-        let filled = row.count_ones();
-        t[0] = (filled as usize * (h - y)) as f64 / h as f64;
-        let share = filled as f64 / w as f64;
-        t[5] = share * share;
-        t[7] = NEAR_FULL[(w - filled) as usize];
         // A filled column left of the row (bit 0) and right of it (bit w + 1) once shifted;
-        // neighbour pairs (bit i, bit i + 1) for i in 0..=w.
+        // neighbour pairs (bit i, bit i + 1) for i in 0..=w. A row never stays full (it
+        // clears), so there are at least the two changes of the walls.
+        let w = board.width() as u32;
         let padded = (row << 1) | 1 | 1 << (w + 1);
         let pairs = (1u128 << (w + 1)) - 1;
-        t[6] = ((padded ^ (padded >> 1)) & pairs).count_ones() as f64 - 2.0;
+        c.filled = row.count_ones();
+        c.roughness = ((padded ^ (padded >> 1)) & pairs).count_ones().saturating_sub(2);
     }
-    (t, open)
+    (c, open)
 }
 
-/// `exp(-free / 6)` for a row with `free` free cells (`free` < 128, the widest board).
-static NEAR_FULL: LazyLock<[f64; 128]> = LazyLock::new(|| std::array::from_fn(|free| (-(free as f64) / 6.0).exp()));
+/// `exp(-free / 6)`: the near-full term of a row with `free` free cells and some filled.
+fn near_full(free: usize) -> f64 {
+    (-(free as f64) / 6.0).exp()
+}
 
-/// A board's row terms, to value placements on it from the rows they change.
-#[derive(Clone, Debug, Default)]
+/// A set of weights turned into the value of a row's counts on boards of one size: the
+/// features' weighted sum split by rows, so that a placement is valued by adding up a few
+/// numbers per row it changes.
+#[derive(Clone, Debug)]
+struct RowValues {
+    /// Per row, the height weight times the row's height over the board's (per filled cell).
+    height: Vec<f64>,
+    /// Per count of filled cells, the weighted full-rows and near-full terms.
+    filled: Vec<f64>,
+    /// The weights of the half-covered, covered and enclosed cells and of the roughness.
+    half_covered: f64,
+    covered: f64,
+    enclosed: f64,
+    roughness: f64,
+}
+
+impl RowValues {
+    fn new(weights: &Weights, width: usize, height: usize) -> RowValues {
+        let [w_height, _, half_covered, covered, enclosed, w_full, roughness, w_near] = weights.features;
+        let share = |f: usize| f as f64 / width as f64;
+        RowValues {
+            height: (0..height).map(|y| w_height * (height - y) as f64 / height as f64).collect(),
+            filled: (0..=width)
+                .map(|f| if f == 0 { 0.0 } else { w_full * share(f) * share(f) + w_near * near_full(width - f) })
+                .collect(),
+            half_covered,
+            covered,
+            enclosed,
+            roughness,
+        }
+    }
+
+    /// The value of row `y`'s counts.
+    #[inline]
+    fn of(&self, y: usize, c: RowCounts) -> f64 {
+        self.height[y] * c.filled as f64
+            + self.filled[c.filled as usize]
+            + self.half_covered * c.half_covered as f64
+            + self.covered * c.covered as f64
+            + self.enclosed * c.enclosed as f64
+            + self.roughness * c.roughness as f64
+    }
+}
+
+/// A board's row values under one set of weights, to value placements on it from the rows
+/// they change: `value_after` gives what [`Weights::value`] gives for the board's
+/// [`Features`], up to rounding.
+#[derive(Clone, Debug)]
 pub(crate) struct RowCache {
-    /// Row terms.
-    terms: Vec<[f64; FEATURES]>,
-    /// Sums of the terms of rows `0..y`.
-    before: Vec<[f64; FEATURES]>,
+    values: RowValues,
+    /// The weight of the stack's height.
+    top_weight: f64,
+    /// Sums of the values of rows `0..y`.
+    before: Vec<f64>,
     /// Cells of each row reachable from the top.
     open: Vec<u128>,
     top: usize,
 }
 
 impl RowCache {
-    /// The row terms of `board`.
-    #[cfg(test)]
-    pub fn new(board: &Board) -> RowCache {
-        let mut c = RowCache::default();
-        c.reset(board);
-        c
+    /// A cache for boards of `width` by `height` valued with `weights` (empty until
+    /// [`RowCache::reset`]).
+    pub fn new(weights: &Weights, width: usize, height: usize) -> RowCache {
+        RowCache {
+            values: RowValues::new(weights, width, height),
+            top_weight: weights.features[1],
+            before: Vec::with_capacity(height + 1),
+            open: Vec::with_capacity(height),
+            top: height,
+        }
     }
 
     /// Recomputes the cache for `board`.
     pub fn reset(&mut self, board: &Board) {
-        let rows = board.rows();
-        self.terms.clear();
+        let (rows, top) = (board.rows(), board.top());
         self.open.clear();
         self.before.clear();
-        let (mut above, mut open) = (0, board.full());
-        let mut sum = [0.0; FEATURES];
-        for (y, &row) in rows.iter().enumerate() {
+        // Rows above the stack are free, unfilled and open: they count nothing.
+        self.open.resize(top, board.full());
+        self.before.resize(top, 0.0);
+        let (mut above, mut open, mut sum) = (0, board.full(), 0.0);
+        for (y, &row) in rows.iter().enumerate().skip(top) {
             self.before.push(sum);
-            let (t, o) = row_terms(board, y, row, above, open);
-            add(&mut sum, &t);
-            self.terms.push(t);
+            let (c, o) = row_counts(board, y, row, above, open);
+            sum += self.values.of(y, c);
             self.open.push(o);
             (above, open) = (row, o);
         }
         self.before.push(sum);
-        self.top = board.top();
+        self.top = top;
     }
 
-    /// The features of `board`, which is the cached board with cells added in rows
+    /// The value of `board`'s features, which is the cached board with cells added in rows
     /// `first..=last` and no line cleared.
-    pub fn features_after(&self, board: &Board, first: usize, last: usize) -> Features {
+    pub fn value_after(&self, board: &Board, first: usize, last: usize) -> f64 {
         let rows = board.rows();
         let h = rows.len();
         let mut sum = self.before[first];
@@ -178,28 +259,30 @@ impl RowCache {
             if first == 0 { (0, board.full()) } else { (rows[first - 1], self.open[first - 1]) };
         let mut y = first;
         while y < h {
-            let (t, o) = row_terms(board, y, rows[y], above, open);
-            add(&mut sum, &t);
+            let (c, o) = row_counts(board, y, rows[y], above, open);
+            sum += self.values.of(y, c);
             y += 1;
             // Below the changed rows, once the reachable cells agree, the rest is as before.
             if y < h && y > last + 1 && o == self.open[y - 1] {
-                let tail = sub(&self.before[h], &self.before[y]);
-                add(&mut sum, &tail);
+                sum += self.before[h] - self.before[y];
                 break;
             }
             (above, open) = (rows[y - 1], o);
         }
-        sum[1] = top_term(board, self.top.min(board.top()));
-        Features::from_array(sum)
+        sum + self.top_weight * top_term(board, self.top.min(board.top()))
     }
-}
 
-fn sub(a: &[f64; FEATURES], b: &[f64; FEATURES]) -> [f64; FEATURES] {
-    let mut out = *a;
-    for (x, y) in out.iter_mut().zip(b) {
-        *x -= y;
+    /// The value of any `board` of the cache's size (its rows all counted afresh).
+    pub fn value_of(&self, board: &Board) -> f64 {
+        let (mut above, mut open, mut sum) = (0, board.full(), 0.0);
+        let top = board.top();
+        for (y, &row) in board.rows().iter().enumerate().skip(top) {
+            let (c, o) = row_counts(board, y, row, above, open);
+            sum += self.values.of(y, c);
+            (above, open) = (row, o);
+        }
+        sum + self.top_weight * top_term(board, top)
     }
-    out
 }
 
 /// How much each feature and the lock depth count in a position's value (in points).
@@ -249,7 +332,8 @@ impl Weights {
         Portfolio::shipped().weights.swap_remove(0)
     }
 
-    /// The value of a board's features.
+    /// The value of a board's features (the beam adds it up row by row: see `RowCache`).
+    #[cfg(test)]
     pub(crate) fn value(&self, f: &Features) -> f64 {
         f.to_array().iter().zip(&self.features).map(|(a, b)| a * b).sum()
     }
@@ -310,9 +394,11 @@ mod tests {
     }
 
     #[test]
-    fn cached_rows_give_the_same_features() {
+    fn cached_rows_give_the_features_value() {
         let mut rng = Rng64::seed(3);
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * (1.0 + b.abs());
         for _ in 0..300 {
+            let weights = Weights::tuned().jittered(0.5, &mut rng);
             let (w, h) = (1 + rng.below(30) as usize, 1 + rng.below(20) as usize);
             let mut b = Board::empty(w, h);
             for y in 0..h {
@@ -321,8 +407,11 @@ mod tests {
                 }
             }
             b.clear_full_rows();
-            let cache = RowCache::new(&b);
-            assert_eq!(cache.features_after(&b, 0, h - 1), Features::of(&b));
+            let mut cache = RowCache::new(&weights, w, h);
+            cache.reset(&b);
+            let whole = weights.value(&Features::of(&b));
+            assert!(close(cache.value_after(&b, 0, h - 1), whole), "{b:?}");
+            assert!(close(cache.value_of(&b), whole), "{b:?}");
             let first = rng.below(h as u64) as usize;
             let mut after = b.clone();
             for y in first..(first + 3).min(h) {
@@ -332,10 +421,10 @@ mod tests {
                 continue;
             }
             let last = (first + 2).min(h - 1);
-            let (got, want) = (cache.features_after(&after, first, last), Features::of(&after));
-            for (g, w) in got.to_array().iter().zip(want.to_array()) {
-                assert!((g - w).abs() < 1e-9, "{got:?} != {want:?}\n{after:?}");
-            }
+            let want = weights.value(&Features::of(&after));
+            let got = cache.value_after(&after, first, last);
+            assert!(close(got, want), "{got} != {want}\n{after:?}");
+            assert!(close(cache.value_of(&after), want), "{after:?}");
         }
     }
 
