@@ -202,8 +202,8 @@ impl RowValues {
 }
 
 /// A board's row values under one set of weights, to value placements on it from the rows
-/// they change: `value_after` gives what [`Weights::value`] gives for the board's
-/// [`Features`], up to rounding.
+/// they change: `value_after` gives the weighted sum of the board's [`Features`] (the weights
+/// times [`Features::to_array`]), up to rounding.
 #[derive(Clone, Debug)]
 pub(crate) struct RowCache {
     values: RowValues,
@@ -213,6 +213,7 @@ pub(crate) struct RowCache {
     before: Vec<f64>,
     /// Cells of each row reachable from the top.
     open: Vec<u128>,
+    /// The cached board's first row with a filled cell.
     top: usize,
 }
 
@@ -250,7 +251,7 @@ impl RowCache {
     }
 
     /// The value of `board`'s features, which is the cached board with cells added in rows
-    /// `first..=last` and no line cleared.
+    /// `first..=last` (some in row `first`) and no line cleared.
     pub fn value_after(&self, board: &Board, first: usize, last: usize) -> f64 {
         let rows = board.rows();
         let h = rows.len();
@@ -269,7 +270,8 @@ impl RowCache {
             }
             (above, open) = (rows[y - 1], o);
         }
-        sum + self.top_weight * top_term(board, self.top.min(board.top()))
+        // Row `first` holds one of the cells added.
+        sum + self.top_weight * top_term(board, self.top.min(first))
     }
 
     /// The value of any `board` of the cache's size (its rows all counted afresh).
@@ -409,18 +411,18 @@ mod tests {
             b.clear_full_rows();
             let mut cache = RowCache::new(&weights, w, h);
             cache.reset(&b);
-            let whole = weights.value(&Features::of(&b));
-            assert!(close(cache.value_after(&b, 0, h - 1), whole), "{b:?}");
-            assert!(close(cache.value_of(&b), whole), "{b:?}");
-            let first = rng.below(h as u64) as usize;
+            assert!(close(cache.value_of(&b), weights.value(&Features::of(&b))), "{b:?}");
+            let start = rng.below(h as u64) as usize;
             let mut after = b.clone();
-            for y in first..(first + 3).min(h) {
+            for y in start..(start + 3).min(h) {
                 after.fill(y, rng.next_u64() as u128 & after.full() & rng.next_u64() as u128);
             }
             if after.rows().iter().any(|&r| r == after.full()) {
                 continue;
             }
-            let last = (first + 2).min(h - 1);
+            // The rows that gained cells (`value_after` is told the first and last).
+            let changed: Vec<usize> = (0..h).filter(|&y| after.rows()[y] != b.rows()[y]).collect();
+            let (Some(&first), Some(&last)) = (changed.first(), changed.last()) else { continue };
             let want = weights.value(&Features::of(&after));
             let got = cache.value_after(&after, first, last);
             assert!(close(got, want), "{got} != {want}\n{after:?}");
