@@ -8,8 +8,8 @@
 //! ```
 //!
 //! PROBLEM is a qualifying problem's number (default 24), RUNS the spellings timed (default
-//! 3), UNITS cuts the source to that many units (default: the problem's own length), WIDTH is
-//! the beam's width (default 1).
+//! 3), UNITS cuts the source to that many units (by default, or 0, the problem's own length),
+//! WIDTH is the beam's width (default 1).
 
 use std::time::Instant;
 
