@@ -76,6 +76,12 @@ impl Board {
         self.rows[y] |= mask;
     }
 
+    /// Frees `mask` in row `y`.
+    #[inline]
+    pub fn unfill(&mut self, y: usize, mask: u128) {
+        self.rows[y] &= !mask;
+    }
+
     /// Removes every full row, moving the rows above down; returns how many went.
     pub fn clear_full_rows(&mut self) -> usize {
         let full = self.full();

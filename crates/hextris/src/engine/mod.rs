@@ -215,6 +215,15 @@ impl Rules {
     /// Fills the unit's cells at `p` (which must fit) and clears full rows; returns how many.
     /// `board` is one of this problem's: its starting board or one that locks made of it.
     pub fn lock(&self, board: &mut Board, u: &Unit, p: Pos) -> usize {
+        // Most locks clear nothing, and then no other row needs a look.
+        if self.place(board, u, p) { board.clear_full_rows() } else { 0 }
+    }
+
+    /// The first half of [`Rules::lock`]: fills the unit's cells at `p` (which must fit) and
+    /// clears nothing; returns whether a row may be full (then [`Board::clear_full_rows`]
+    /// finishes the lock). Every lock clears every full row, so on a board that starts with none
+    /// only the rows the unit fills can be.
+    pub fn place(&self, board: &mut Board, u: &Unit, p: Pos) -> bool {
         let (x, y) = (p.x as i32, p.y as i32);
         let o = u.orient(p.r, y);
         let full = board.full();
@@ -224,8 +233,16 @@ impl Rules {
             board.fill(row, m << (x + o.min_dx));
             any_full |= board.rows()[row] == full;
         }
-        // Most locks clear nothing, and then no other row needs a look.
-        if any_full { board.clear_full_rows() } else { 0 }
+        any_full
+    }
+
+    /// Frees the unit's cells at `p`: undoes [`Rules::place`].
+    pub fn unplace(&self, board: &mut Board, u: &Unit, p: Pos) {
+        let (x, y) = (p.x as i32, p.y as i32);
+        let o = u.orient(p.r, y);
+        for &(dy, m) in &o.rows {
+            board.unfill((y + dy) as usize, m << (x + o.min_dx));
+        }
     }
 }
 
@@ -269,6 +286,41 @@ mod tests {
                 assert_eq!(ours, crate::judge::spawned(&def, width).cells, "{def:?} on width {width}");
             }
         }
+    }
+
+    #[test]
+    fn a_placement_freed_again_leaves_the_board_as_it_was() {
+        let mut clearing = 0;
+        for n in [3, 6, 14] {
+            let p = crate::builtin::problem(n).unwrap();
+            let rules = Rules::new(&p).unwrap();
+            let source = p.source(p.source_seeds[0]);
+            let mut state = State::new(&p);
+            // Along a game (each unit locked at its deepest resting position), every resting position
+            // of the next unit: placed and freed, the board is the same; placed and cleared, it is
+            // what a lock makes.
+            for &u in source.iter().take(40) {
+                let unit = &rules.units[u];
+                let resting: Vec<Pos> = Reach::new(&rules, &state.board, unit).resting();
+                let Some(&deepest) = resting.iter().max_by_key(|q| q.y) else { break };
+                for &at in &resting {
+                    let mut board = state.board.clone();
+                    let may_clear = rules.place(&mut board, unit, at);
+                    let mut locked = state.board.clone();
+                    let ls = rules.lock(&mut locked, unit, at);
+                    assert!(may_clear || ls == 0, "problem {n}: a lock cleared rows place said could not be full");
+                    let mut cleared = board.clone();
+                    cleared.clear_full_rows();
+                    assert_eq!(cleared, locked, "problem {n}");
+                    clearing += usize::from(ls > 0);
+                    rules.unplace(&mut board, unit, at);
+                    assert_eq!(board, state.board, "problem {n}: freed again");
+                }
+                state.lock(&rules, u, deepest);
+            }
+            assert!(state.locked >= 10, "problem {n}: the game went on");
+        }
+        assert!(clearing > 0, "some placements clear rows");
     }
 
     #[test]

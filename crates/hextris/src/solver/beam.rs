@@ -80,7 +80,7 @@ pub(crate) fn plans(
     let mut layer = vec![Node { state: start.clone(), power: 0.0, parent: 0, pos: Pos::default() }];
     let mut history: Vec<Vec<(u32, Pos)>> = Vec::new();
     let mut ends: Vec<(f64, usize, u32)> = Vec::new(); // (points, depth, index)
-    let mut board = start.board.clone();
+    let (mut board, mut cleared) = (start.board.clone(), start.board.clone());
     let mut cache = RowCache::new(weights, board.width(), board.height());
     let mut stopped = false;
     for &unit_index in &source[start.locked..] {
@@ -116,9 +116,16 @@ pub(crate) fn plans(
             let node_hash = hash_rows(node.state.board.rows());
             let before = node.state.move_score as f64 + weights.power * node.power;
             let rate = rates[unit_index] * weights.power;
+            // Each placement is filled into the node's board and freed again after; one that
+            // fills a row is locked on a copy.
+            board.clone_from(&node.state.board);
             for &p in deepest.values() {
-                board.clone_from(&node.state.board);
-                let ls = rules.lock(&mut board, unit, p);
+                let ls = if rules.place(&mut board, unit, p) {
+                    cleared.clone_from(&board);
+                    cleared.clear_full_rows()
+                } else {
+                    0
+                };
                 let gained = lock_points(unit.size, ls, node.state.ls_old as usize) as f64;
                 let down = (p.y - unit.spawn.y) as f64;
                 let (value, hash) = if ls == 0 {
@@ -129,8 +136,9 @@ pub(crate) fn plans(
                     let hash = node_hash.wrapping_sub(hash_rows_at(first, old)).wrapping_add(hash_rows_at(first, new));
                     (cache.value_after(&board, first, last), hash)
                 } else {
-                    (cache.value_of(&board), hash_rows(board.rows()))
+                    (cache.value_of(&cleared), hash_rows(cleared.rows()))
                 };
+                rules.unplace(&mut board, unit, p);
                 let value = before + gained + rate * down + value;
                 cands.push(Candidate { value, parent: i as u32, pos: p, hash });
             }
