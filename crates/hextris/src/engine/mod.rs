@@ -296,9 +296,9 @@ mod tests {
             let rules = Rules::new(&p).unwrap();
             let source = p.source(p.source_seeds[0]);
             let mut state = State::new(&p);
-            // Along a game (each unit locked at its deepest resting position), every resting position
-            // of the next unit: placed and freed, the board is the same; placed and cleared, it is
-            // what a lock makes.
+            // Along a game (each unit locked at its deepest resting position), every resting
+            // position of the next unit: placed and freed, the board is the same; placed and
+            // cleared, it is what a lock makes.
             for &u in source.iter().take(40) {
                 let unit = &rules.units[u];
                 let resting: Vec<Pos> = Reach::new(&rules, &state.board, unit).resting();
