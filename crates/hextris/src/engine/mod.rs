@@ -186,13 +186,8 @@ impl Rules {
             return Err(EngineError::TooWide(problem.width));
         }
         let units = problem.units.iter().map(|u| Unit::new(u, problem.width)).collect();
-        let mut rows = vec![0u128; problem.height];
-        for c in problem.filled.iter().filter(|c| (c.x as usize) < problem.width) {
-            if let Some(row) = rows.get_mut(c.y as usize) {
-                *row |= 1 << c.x;
-            }
-        }
-        let starts_full = rows.contains(&board::full_mask(problem.width));
+        let start = Board::of(problem);
+        let starts_full = start.rows().contains(&start.full());
         Ok(Rules { width: problem.width, height: problem.height, units, starts_full })
     }
 

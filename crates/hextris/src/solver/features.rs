@@ -51,23 +51,19 @@ impl Features {
     pub fn of(board: &Board) -> Features {
         let (h, w) = (board.height(), board.width());
         let mut terms = [0.0; FEATURES];
-        // Rows above the stack are free, unfilled and open: they count nothing.
-        let (mut above, mut open) = (0, board.full());
-        for (y, &row) in board.rows().iter().enumerate().skip(board.top()) {
-            let (c, o) = row_counts(board, y, row, above, open);
-            let share = c.filled as f64 / w as f64;
+        for (y, c, _) in rows_from_top(board) {
+            let (full_rows, near_full) = full_terms(c.filled as usize, w);
             let t = [
                 (c.filled as usize * (h - y)) as f64 / h as f64,
                 0.0,
                 c.half_covered as f64,
                 c.covered as f64,
                 c.enclosed as f64,
-                share * share,
+                full_rows,
                 c.roughness as f64,
-                if c.filled == 0 { 0.0 } else { near_full(w - c.filled as usize) },
+                near_full,
             ];
             add(&mut terms, &t);
-            (above, open) = (row, o);
         }
         terms[1] = top_term(board, board.top());
         Features::from_array(terms)
@@ -152,9 +148,23 @@ fn row_counts(board: &Board, y: usize, row: u128, above: u128, open_above: u128)
     (c, open)
 }
 
-/// `exp(-free / 6)`: the near-full term of a row with `free` free cells and some filled.
-fn near_full(free: usize) -> f64 {
-    (-(free as f64) / 6.0).exp()
+/// The counts and reachable cells of the rows from the board's first filled row down, with
+/// their indices. Rows above are free, unfilled and open: they count nothing.
+fn rows_from_top(board: &Board) -> impl Iterator<Item = (usize, RowCounts, u128)> + '_ {
+    let (mut above, mut open) = (0, board.full());
+    board.rows().iter().enumerate().skip(board.top()).map(move |(y, &row)| {
+        let (c, o) = row_counts(board, y, row, above, open);
+        (above, open) = (row, o);
+        (y, c, o)
+    })
+}
+
+/// The full-rows and near-full terms of a row with `filled` of its `width` cells filled: the
+/// squared filled share, and `exp(-free / 6)` (0 for a row with nothing filled).
+fn full_terms(filled: usize, width: usize) -> (f64, f64) {
+    let share = filled as f64 / width as f64;
+    let near = if filled == 0 { 0.0 } else { (-((width - filled) as f64) / 6.0).exp() };
+    (share * share, near)
 }
 
 /// A set of weights turned into the value of a row's counts on boards of one size: the
@@ -176,12 +186,13 @@ struct RowValues {
 impl RowValues {
     fn new(weights: &Weights, width: usize, height: usize) -> RowValues {
         let [w_height, _, half_covered, covered, enclosed, w_full, roughness, w_near] = weights.features;
-        let share = |f: usize| f as f64 / width as f64;
+        let filled_value = |f: usize| {
+            let (full_rows, near_full) = full_terms(f, width);
+            w_full * full_rows + w_near * near_full
+        };
         RowValues {
             height: (0..height).map(|y| w_height * (height - y) as f64 / height as f64).collect(),
-            filled: (0..=width)
-                .map(|f| if f == 0 { 0.0 } else { w_full * share(f) * share(f) + w_near * near_full(width - f) })
-                .collect(),
+            filled: (0..=width).map(filled_value).collect(),
             half_covered,
             covered,
             enclosed,
@@ -232,19 +243,17 @@ impl RowCache {
 
     /// Recomputes the cache for `board`.
     pub fn reset(&mut self, board: &Board) {
-        let (rows, top) = (board.rows(), board.top());
+        let top = board.top();
         self.open.clear();
         self.before.clear();
-        // Rows above the stack are free, unfilled and open: they count nothing.
+        // Rows above the stack count nothing and are open.
         self.open.resize(top, board.full());
         self.before.resize(top, 0.0);
-        let (mut above, mut open, mut sum) = (0, board.full(), 0.0);
-        for (y, &row) in rows.iter().enumerate().skip(top) {
+        let mut sum = 0.0;
+        for (y, c, open) in rows_from_top(board) {
             self.before.push(sum);
-            let (c, o) = row_counts(board, y, row, above, open);
             sum += self.values.of(y, c);
-            self.open.push(o);
-            (above, open) = (row, o);
+            self.open.push(open);
         }
         self.before.push(sum);
         self.top = top;
@@ -276,14 +285,8 @@ impl RowCache {
 
     /// The value of any `board` of the cache's size (its rows all counted afresh).
     pub fn value_of(&self, board: &Board) -> f64 {
-        let (mut above, mut open, mut sum) = (0, board.full(), 0.0);
-        let top = board.top();
-        for (y, &row) in board.rows().iter().enumerate().skip(top) {
-            let (c, o) = row_counts(board, y, row, above, open);
-            sum += self.values.of(y, c);
-            (above, open) = (row, o);
-        }
-        sum + self.top_weight * top_term(board, top)
+        let rows: f64 = rows_from_top(board).map(|(y, c, _)| self.values.of(y, c)).sum();
+        rows + self.top_weight * top_term(board, board.top())
     }
 }
 
