@@ -144,6 +144,14 @@ impl Unit {
         &self.orients[2 * r as usize + (parity & 1) as usize]
     }
 
+    /// The cells the unit covers at `p`: each row it touches, with the row's mask of them.
+    #[inline]
+    pub(crate) fn masks_at(&self, p: Pos) -> impl Iterator<Item = (usize, u128)> + '_ {
+        let (x, y) = (i32::from(p.x), i32::from(p.y));
+        let o = self.orient(p.r, y);
+        o.rows.iter().map(move |&(dy, m)| ((y + dy) as usize, m << (x + o.min_dx)))
+    }
+
     /// The position after `cmd` (wherever that is: see [`Rules::fits`]).
     #[inline]
     pub fn step(&self, p: Pos, cmd: Command) -> Pos {
@@ -219,13 +227,10 @@ impl Rules {
     /// finishes the lock). Every lock clears every full row, so on a board that starts with none
     /// only the rows the unit fills can be.
     pub fn place(&self, board: &mut Board, u: &Unit, p: Pos) -> bool {
-        let (x, y) = (p.x as i32, p.y as i32);
-        let o = u.orient(p.r, y);
         let full = board.full();
         let mut any_full = self.starts_full;
-        for &(dy, m) in &o.rows {
-            let row = (y + dy) as usize;
-            board.fill(row, m << (x + o.min_dx));
+        for (row, mask) in u.masks_at(p) {
+            board.fill(row, mask);
             any_full |= board.rows()[row] == full;
         }
         any_full
@@ -233,10 +238,8 @@ impl Rules {
 
     /// Frees the unit's cells at `p`: undoes [`Rules::place`].
     pub fn unplace(&self, board: &mut Board, u: &Unit, p: Pos) {
-        let (x, y) = (p.x as i32, p.y as i32);
-        let o = u.orient(p.r, y);
-        for &(dy, m) in &o.rows {
-            board.unfill((y + dy) as usize, m << (x + o.min_dx));
+        for (row, mask) in u.masks_at(p) {
+            board.unfill(row, mask);
         }
     }
 }

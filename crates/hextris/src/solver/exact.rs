@@ -909,9 +909,7 @@ fn traced(arena: &[(u32, u8)], mut i: u32, letters: &[u8]) -> Vec<u8> {
 
 /// The rows a lock of `unit` at `p` fills on `board`.
 fn lines_at(board: &Board, unit: &Unit, p: Pos) -> usize {
-    let (x, y) = (i32::from(p.x), i32::from(p.y));
-    let o = unit.orient(p.r, y);
-    o.rows.iter().filter(|&&(dy, m)| board.rows()[(y + dy) as usize] | m << (x + o.min_dx) == board.full()).count()
+    unit.masks_at(p).filter(|&(row, mask)| board.rows()[row] | mask == board.full()).count()
 }
 
 /// Rows a unit's cells span (the most lines one lock can clear).
