@@ -46,14 +46,19 @@ pub fn quit_on_interrupt<T>(f: impl FnOnce() -> T) -> T {
 
 /// What Ctrl-C does: ends the process while a command waits ([`quit_on_interrupt`]) or on the
 /// second press; otherwise asks every search to stop and report.
-pub fn on_interrupt() {
-    // The flag first, then the check: a command entering `quit_on_interrupt` in between sees
-    // the flag there and quits (both sides are sequentially consistent).
-    let second = tessera_core::runtime::interrupted();
-    tessera_core::runtime::interrupt();
-    if second || QUIT_ON_INTERRUPT.load(Ordering::SeqCst) {
-        std::process::exit(INTERRUPTED_EXIT);
-    }
+///
+/// A signal handler, not a thread that waits for the signal: such a thread costs every process
+/// a few tenths of a millisecond to start and to end, a tenth of a small board's solve.
+pub fn catch_interrupts() {
+    use signal_hook::{consts::SIGINT, flag};
+    let interrupted = tessera_core::runtime::interrupt_flag();
+    // The handler's actions run in this order. The flag is set before the waiting check, so a
+    // command entering `quit_on_interrupt` in between sees the flag there and quits (both sides
+    // are sequentially consistent). Failing to install them leaves the default Ctrl-C, which
+    // ends the process: nothing worth stopping for.
+    let _ = flag::register_conditional_shutdown(SIGINT, INTERRUPTED_EXIT, interrupted);
+    let _ = flag::register(SIGINT, interrupted);
+    let _ = flag::register_conditional_shutdown(SIGINT, INTERRUPTED_EXIT, &QUIT_ON_INTERRUPT);
 }
 
 /// `--threads`.

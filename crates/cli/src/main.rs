@@ -75,7 +75,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // The first Ctrl-C asks every search to stop and report what it has (or quits a command
     // that is waiting); a second one quits.
-    let _ = ctrlc::set_handler(common::on_interrupt);
+    common::catch_interrupts();
     let result = match cli.command {
         Command::Tour(args) => tour::run(&args),
         Command::Meteor(args) => tiling::meteor(&args),

@@ -18,6 +18,12 @@ pub fn interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
+/// The flag [`interrupt`] sets, for a signal handler to set directly (setting an atomic is all a
+/// handler may safely do).
+pub fn interrupt_flag() -> &'static AtomicBool {
+    &INTERRUPTED
+}
+
 /// Whether [`interrupt`] was called.
 pub fn interrupted() -> bool {
     // Sequentially consistent, for the binary's Ctrl-C handler; on x86 a plain load all the same.
