@@ -5,7 +5,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod common;
 mod digits;
@@ -24,11 +24,45 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Debug, Subcommand)]
-enum Command {
+/// Declares the commands once for two parsers: [`Cli`], which knows them all, and [`alone`],
+/// which knows only the one named on the command line. Building every game's command tree takes
+/// half of the instructions of a small `pairs solve` (and dropping it a quarter more), so a run
+/// builds only its own; `tessera --help` and the like build them all.
+macro_rules! commands {
+    ($( $(#[$attr:meta])* $variant:ident($payload:ty), )*) => {
+        #[derive(Debug, Subcommand)]
+        enum Command {
+            $( $(#[$attr])* $variant($payload), )*
+        }
+
+        /// A parser of the command `name` alone, with the arguments, help and errors it has in
+        /// [`Cli`] (a test compares them); `None` if no command has that name.
+        fn alone(name: &str) -> Option<clap::Command> {
+            $(
+                // Every command's name is its variant's, in lower case (the test checks).
+                if stringify!($variant).eq_ignore_ascii_case(name) {
+                    #[derive(Debug, Parser)]
+                    #[command(name = "tessera", version, about, propagate_version = true)]
+                    struct Alone {
+                        #[command(subcommand)]
+                        command: Only,
+                    }
+                    #[derive(Debug, Subcommand)]
+                    enum Only {
+                        $(#[$attr])* $variant($payload),
+                    }
+                    return Some(Alone::command());
+                }
+            )*
+            None
+        }
+    };
+}
+
+commands! {
     /// Run every game's demonstration on its default instance and print a summary with timings.
     Tour(tour::TourArgs),
-    #[command(about = tiling::METEOR_ABOUT)]
+    /// The Benchmarks Game "meteor-contest" program: all tilings of the meteor board.
     Meteor(tiling::MeteorArgs),
     /// Exact polyform tiling: count, list or find tilings of a board by a set of pieces.
     #[command(subcommand)]
@@ -49,33 +83,20 @@ enum Command {
     Pairs(pairs::PairsCommand),
 }
 
-/// The `meteor` command alone, with the same arguments and help as in [`Command`]: the
-/// benchmark times the whole process, and building every game's command tree first costs it a
-/// third of a millisecond.
-#[derive(Debug, Parser)]
-#[command(name = "tessera", version, about, propagate_version = true)]
-struct MeteorCli {
-    #[command(subcommand)]
-    command: MeteorOnly,
-}
-
-#[derive(Debug, Subcommand)]
-enum MeteorOnly {
-    #[command(about = tiling::METEOR_ABOUT)]
-    Meteor(tiling::MeteorArgs),
+/// The command line, parsed by the parser of the command it names (if any) alone.
+fn parse() -> Cli {
+    let parser = std::env::args_os().nth(1).and_then(|a| alone(a.to_str()?)).unwrap_or_else(Cli::command);
+    Cli::from_arg_matches(&parser.get_matches()).unwrap_or_else(|e| e.exit())
 }
 
 fn main() -> ExitCode {
-    // `tessera meteor` parses only its own arguments and keeps the default Ctrl-C (which ends
-    // the process: the benchmark has nothing to report when interrupted).
-    if std::env::args_os().nth(1).is_some_and(|a| a == "meteor") {
-        let MeteorOnly::Meteor(args) = MeteorCli::parse().command;
-        return finish(tiling::meteor(&args));
-    }
-    let cli = Cli::parse();
+    let cli = parse();
     // The first Ctrl-C asks every search to stop and report what it has (or quits a command
-    // that is waiting); a second one quits.
-    common::catch_interrupts();
+    // that is waiting); a second one quits. `tessera meteor` keeps the default Ctrl-C, which ends
+    // the process: the benchmark has nothing to report when interrupted.
+    if !matches!(cli.command, Command::Meteor(_)) {
+        common::catch_interrupts();
+    }
     let result = match cli.command {
         Command::Tour(args) => tour::run(&args),
         Command::Meteor(args) => tiling::meteor(&args),
@@ -108,4 +129,42 @@ fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::{Cli, alone};
+
+    /// Every node of a command tree as (path, usage, long help), for comparing two trees.
+    fn pages(cmd: &mut clap::Command, path: &str, out: &mut Vec<(String, String, String)>) {
+        out.push((path.to_string(), cmd.render_usage().to_string(), cmd.render_long_help().to_string()));
+        for sub in cmd.get_subcommands_mut() {
+            let path = format!("{path} {}", sub.get_name());
+            pages(sub, &path, out);
+        }
+    }
+
+    /// Each command's parser alone says and accepts what the whole parser does for it.
+    #[test]
+    fn a_command_alone_is_the_same_command() {
+        let mut whole = Cli::command();
+        whole.build();
+        let names: Vec<String> =
+            whole.get_subcommands().map(|s| s.get_name().to_string()).filter(|n| n != "help").collect();
+        assert_eq!(names.len(), 8, "{names:?}");
+        for name in &names {
+            let mut one = alone(name).unwrap_or_else(|| panic!("no parser for {name}"));
+            one.build();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            pages(whole.find_subcommand_mut(name).unwrap(), name, &mut a);
+            pages(one.find_subcommand_mut(name).unwrap(), name, &mut b);
+            assert!(a[0].2.contains("Usage: tessera"), "{name}: {}", a[0].2);
+            assert_eq!(a, b, "{name}");
+            assert_eq!(one.get_version(), whole.get_version());
+        }
+        assert!(alone("help").is_none() && alone("--help").is_none() && alone("").is_none());
+        Cli::command().debug_assert();
+    }
 }

@@ -29,9 +29,6 @@ use crate::common::{
     emit_json_sorted, stopped_early, write_file,
 };
 
-/// What `tessera meteor` is, in the help of both parsers that know it.
-pub const METEOR_ABOUT: &str = "The Benchmarks Game \"meteor-contest\" program: all tilings of the meteor board";
-
 /// `tessera meteor`.
 #[derive(Debug, Args)]
 pub struct MeteorArgs {
