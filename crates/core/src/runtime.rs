@@ -13,13 +13,14 @@ use std::time::{Duration, Instant};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Asks every running search to stop (called from a Ctrl-C handler).
+/// Asks every running search to stop, from any thread (the binary's Ctrl-C handler sets
+/// [`interrupt_flag`] itself).
 pub fn interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
-/// The flag [`interrupt`] sets, for a signal handler to set directly (setting an atomic is all a
-/// handler may safely do).
+/// The flag [`interrupt`] sets, for a signal handler to set directly (storing to an atomic is
+/// all such a handler may safely do).
 pub fn interrupt_flag() -> &'static AtomicBool {
     &INTERRUPTED
 }
