@@ -17,7 +17,7 @@ use crate::bits::CellBits;
 use crate::tiler::engine::{Engine, Visit};
 use crate::tiler::fit::FitTables;
 use crate::tiler::memo::{SubtreeCounts, Window, pack_units};
-use crate::tiler::pairs::{Filters, Piece};
+use crate::tiler::pairs::{Filters, Piece, band_len};
 use crate::tiler::plan::Plan;
 use crate::tiler::search::{Run, add_weighted, dead_log2};
 
@@ -39,6 +39,12 @@ const PREFETCH_BYTES: usize = 1 << 20;
 /// Log2 of the slots a worker's table of subtree counts starts with (it grows with the states
 /// met).
 const COUNTS_LOG2: u32 = 12;
+
+/// A node of the search costs about as much as making the filters costs for this many pairs of
+/// placements in their band (see [`Fast::filters_cost`]). Counted in instructions on meteor and
+/// the pentomino rectangles: a node 700 to 800, the filters 7.5 to 25 a pair of the band (the
+/// most with a filter of triples), so 30 to 100 pairs a node.
+const BAND_PAIRS_PER_NODE: u64 = 64;
 
 /// Nodes of the first restart of [`Engine::first`]; later ones get multiples (Luby sequence).
 const RESTART_NODES: u64 = 20_000;
@@ -88,9 +94,12 @@ pub(crate) struct Fast<B> {
     down: [(u32, B); STEPS],
     fillable: Vec<bool>,
     /// The regions the last two and the last three pieces may tile (when copies used pack into
-    /// a word), made by the first enumeration: a search for one tiling often ends before they
-    /// would pay.
+    /// a word), made by the first enumeration to visit [`Fast::filters_after`] nodes: a search
+    /// for one tiling, or a small count, often ends before they would pay.
     filters: OnceLock<Option<Filters>>,
+    /// Nodes an enumeration visits before it makes and uses the filters (see
+    /// [`Fast::filters_cost`]).
+    pub(super) filters_after: u64,
     /// Packed copies of all pieces.
     pub(super) all_used: u64,
     /// Bits the longest placement spans (highest minus lowest bit plus one): a node's
@@ -135,6 +144,7 @@ impl<B: CellBits> Fast<B> {
             down: [(0, B::empty()); STEPS],
             fillable: plan.fillable.clone(),
             filters: OnceLock::new(),
+            filters_after: u64::MAX,
             all_used: 0,
             span: 0,
             dead_log2: 0,
@@ -159,18 +169,45 @@ impl<B: CellBits> Fast<B> {
         let span = f.masks.iter().map(|m| m.highest().unwrap_or(0) - m.lowest().unwrap_or(0) + 1).max();
         f.span = span.unwrap_or(1) as u32;
         f.dead_log2 = dead_log2::<B>(f.masks.len());
+        f.filters_after = f.filters_cost();
         Some(f)
     }
 
+    /// What making the filters costs, in nodes of the search: the band's pairs of placements
+    /// over [`BAND_PAIRS_PER_NODE`] (`u64::MAX` if there are no filters to make). An enumeration
+    /// searches without them until it has visited that many nodes, then makes them: a small
+    /// puzzle, counted in fewer nodes than the filters cost, never pays for them (they were two
+    /// fifths of a whole run of pentominoes in 3x20), and a long count pays at most about twice
+    /// what the better choice in hindsight would (the rent-or-buy rule).
+    fn filters_cost(&self) -> u64 {
+        if self.used_bits.is_none() || self.pieces < 3 {
+            return u64::MAX;
+        }
+        let band = band_len(self.masks.len(), |i| self.piece(i)) as u64;
+        if band == 0 {
+            return u64::MAX;
+        }
+        band * band / BAND_PAIRS_PER_NODE
+    }
+
+    /// Placement `i` as the filters see it.
+    fn piece(&self, i: usize) -> Piece<B> {
+        let ty = usize::from(self.tys[i]) % MAX_TYPES;
+        Piece { mask: self.masks[i], unit: self.units[ty], ty }
+    }
+
+    /// Whether the filters are made (by any search).
+    pub(super) fn filters_made(&self) -> bool {
+        self.filters.get().is_some()
+    }
+
     /// The filters of pairs and triples, made on first use.
-    fn filters(&self) -> Option<&Filters> {
+    pub(super) fn filters(&self) -> Option<&Filters> {
         let make = || {
             if self.used_bits.is_none() || self.pieces < 3 {
                 return None;
             }
-            let ty = |i: usize| usize::from(self.tys[i]) % MAX_TYPES;
-            let piece = |i: usize| Piece { mask: self.masks[i], unit: self.units[ty(i)], ty: ty(i) };
-            Filters::new(self.masks.len(), piece, &self.counts)
+            Filters::new(self.masks.len(), |i| self.piece(i), &self.counts)
         };
         self.filters.get_or_init(make).as_ref()
     }
@@ -318,8 +355,7 @@ impl<B: CellBits> Fast<B> {
         visit: &mut Visit<'_>,
     ) -> Outcome {
         let mut run = Run::<B, ONE>::new(self);
-        let filters = self.filters();
-        (run.pairs, run.triples) = (filters.map(|f| &f.pairs), filters.and_then(|f| f.triples.as_ref()));
+        run.filter_after(self.filters_after);
         if let Some(labels) = labels {
             run.labels = Some(labels);
             run.board = vec![' '; self.cells];
@@ -346,8 +382,7 @@ impl<B: CellBits> Fast<B> {
         done: &dyn Fn(u64),
     ) -> (u64, Option<Vec<u32>>, Outcome) {
         let mut run = Run::<B, false>::new(self);
-        let filters = self.filters();
-        (run.pairs, run.triples) = (filters.map(|f| &f.pairs), filters.and_then(|f| f.triples.as_ref()));
+        run.filter_after(self.filters_after);
         let window = Window::new(self.span, self.nbits);
         let mut memo = SubtreeCounts::new(COUNTS_LOG2, COUNTS_BYTES, self.used_bits.unwrap_or(0), window);
         let (mut total, mut first) = (0u64, None);
@@ -530,6 +565,27 @@ mod tests {
         out
     }
 
+    /// Thirteen one-sided pentominoes on a board without symmetry (168 tilings).
+    fn thirteen_one_sided() -> Plan {
+        let pieces = [
+            ('N', 1, false, "##..\n.###"),
+            ('n', 1, false, "..##\n###."),
+            ('P', 1, false, "##\n##\n#."),
+            ('p', 1, false, "##\n##\n.#"),
+            ('T', 1, false, "###\n.#.\n.#."),
+            ('U', 1, false, "#.#\n###"),
+            ('V', 1, false, "#..\n#..\n###"),
+            ('W', 1, false, "#..\n##.\n.##"),
+            ('X', 1, false, ".#.\n###\n.#."),
+            ('Y', 1, false, "..#.\n####"),
+            ('y', 1, false, ".#..\n####"),
+            ('Z', 1, false, "##.\n.#.\n.##"),
+            ('z', 1, false, ".##\n.#.\n##."),
+        ];
+        let board = "##############\n#############\n#############\n#############\n############.";
+        Plan::new(&from_pictures(Lattice::Square, board, &pieces).unwrap())
+    }
+
     /// On a small board without symmetry the filters of pairs and of triples are both made, and
     /// the enumeration they prune lists exactly the tilings dancing links lists (which shares no
     /// search code with it).
@@ -558,23 +614,7 @@ mod tests {
     /// on a board without symmetry (168 tilings).
     #[test]
     fn many_types_and_a_growing_dead_state_table_keep_every_tiling() {
-        let pieces = [
-            ('N', 1, false, "##..\n.###"),
-            ('n', 1, false, "..##\n###."),
-            ('P', 1, false, "##\n##\n#."),
-            ('p', 1, false, "##\n##\n.#"),
-            ('T', 1, false, "###\n.#.\n.#."),
-            ('U', 1, false, "#.#\n###"),
-            ('V', 1, false, "#..\n#..\n###"),
-            ('W', 1, false, "#..\n##.\n.##"),
-            ('X', 1, false, ".#.\n###\n.#."),
-            ('Y', 1, false, "..#.\n####"),
-            ('y', 1, false, ".#..\n####"),
-            ('Z', 1, false, "##.\n.#.\n.##"),
-            ('z', 1, false, ".##\n.#.\n##."),
-        ];
-        let board = "##############\n#############\n#############\n#############\n############.";
-        let plan = Plan::new(&from_pictures(Lattice::Square, board, &pieces).unwrap());
+        let plan = thirteen_one_sided();
         assert!(plan.types.len() > 12 && plan.restriction.is_none() && plan.nbits > 64);
         let mut fast = Fast::<WideBits<2>>::new(&plan, &mut Budget::unlimited().worker()).unwrap();
         let expected = tilings(&crate::tiler::dlx::Dlx::new(&plan));
@@ -584,6 +624,21 @@ mod tests {
         for (log2, prefetch_bytes) in [(4, 0), (11, 0), (11, usize::MAX)] {
             (fast.dead_log2, fast.prefetch_bytes) = (log2, prefetch_bytes);
             assert_eq!(tilings(&fast), expected, "from 2^{log2} slots, prefetch from {prefetch_bytes} bytes");
+        }
+    }
+
+    /// The filters of pairs and triples may come into an enumeration at any node: from the
+    /// start, part way (at the first poll of the budget), or never, it lists exactly the tilings
+    /// dancing links lists (the thirteen one-sided pentominoes above).
+    #[test]
+    fn filters_may_come_in_at_any_node() {
+        let plan = thirteen_one_sided();
+        let mut fast = Fast::<WideBits<2>>::new(&plan, &mut Budget::unlimited().worker()).unwrap();
+        let expected = tilings(&crate::tiler::dlx::Dlx::new(&plan));
+        for after in [u64::MAX, tessera_core::runtime::POLL_INTERVAL, 0] {
+            fast.filters_after = after;
+            assert_eq!(tilings(&fast), expected, "filters after {after} nodes");
+            assert_eq!(fast.filters_made(), after < u64::MAX, "filters after {after} nodes");
         }
     }
 

@@ -108,6 +108,12 @@ fn triples<B: CellBits>(band: &[Piece<B>], sets: &Meets, counts: &[u32], from: u
     flow.is_continue().then_some(triples)
 }
 
+/// How many placements the band of the filters holds (0 if none): making the filters costs
+/// about its square (see [`Meets::each_pair`]).
+pub(crate) fn band_len<B: CellBits>(n: usize, piece: impl Fn(usize) -> Piece<B>) -> usize {
+    band(n, &piece).map_or(0, |band| band.len())
+}
+
 /// The band: the indices of the last bits' placements, whole bits, as long as they hold at most
 /// [`BAND`] placements (`None` if there is none).
 fn band<B: CellBits>(n: usize, piece: &impl Fn(usize) -> Piece<B>) -> Option<std::ops::Range<usize>> {

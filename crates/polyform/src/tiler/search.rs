@@ -22,7 +22,8 @@
 //!   candidate whose free cells start in the band of a filter of the regions that pairs
 //!   (triples) of placements tile is placed only if the filter lets them through (see
 //!   [`RegionFilter`]): one load instead of a placement, a call and two (three) more levels of
-//!   search. The filter of triples is made only when the band's triples are few.
+//!   search. The filter of triples is made only when the band's triples are few. The filters
+//!   come in once the search has visited about as many nodes as they cost to make.
 //!
 //! The two tables are read at a random slot at nearly every node. Once they outgrow the nearer
 //! caches, a node gathers its children that have a placement that fits and prefetches their
@@ -103,9 +104,11 @@ pub(super) struct Run<'a, B, const ONE: bool> {
     found: u64,
     /// When set, each node tries its candidates in a random order.
     pub(super) shuffle: Option<Rng64>,
-    /// The filters of pairs and triples, when this search uses them (enumerations).
-    pub(super) pairs: Option<&'a RegionFilter>,
-    pub(super) triples: Option<&'a RegionFilter>,
+    /// The filters of pairs and triples, when this search uses them (enumerations, once
+    /// `filters_at` nodes are visited).
+    pairs: Option<&'a RegionFilter>,
+    triples: Option<&'a RegionFilter>,
+    filters_at: u64,
     /// The label of each type, when tilings are to be drawn; `board` holds the drawing.
     pub(super) labels: Option<&'a [char]>,
     pub(super) board: Vec<char>,
@@ -135,11 +138,31 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             shuffle: None,
             pairs: None,
             triples: None,
+            filters_at: u64::MAX,
             labels: None,
             board: Vec::new(),
         };
         run.reset(&t.counts, &[]);
         run
+    }
+
+    /// Makes this search use the filters of pairs and triples once it has visited `nodes`
+    /// nodes (at once if that is 0 or another search made them already). They only prune
+    /// subtrees that hold no tiling, so they may come in at any node.
+    pub(super) fn filter_after(&mut self, nodes: u64) {
+        self.filters_at = nodes;
+        if nodes <= self.nodes || self.t.filters_made() {
+            self.take_filters();
+        }
+    }
+
+    /// Makes (if no search has yet) and uses the filters of pairs and triples.
+    #[cold]
+    #[inline(never)]
+    fn take_filters(&mut self) {
+        let filters = self.t.filters();
+        (self.pairs, self.triples) = (filters.map(|f| &f.pairs), filters.and_then(|f| f.triples.as_ref()));
+        self.filters_at = u64::MAX;
     }
 
     /// Starts over below a new prefix (keeping the dead states: they hold for any prefix).
@@ -256,8 +279,13 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     #[inline(always)]
     fn count_node(&mut self, budget: &mut Budget) -> ControlFlow<StopReason> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
-            return ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled));
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            if self.nodes >= self.filters_at {
+                self.take_filters();
+            }
+            if budget.should_stop(POLL_INTERVAL) {
+                return ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled));
+            }
         }
         ControlFlow::Continue(())
     }
