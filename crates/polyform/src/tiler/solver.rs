@@ -639,6 +639,8 @@ impl Tiler {
 struct Fixed {
     /// The piece (index into the tiling's placements) of every board cell.
     piece_of: Vec<u32>,
+    /// The type of the piece of every board cell.
+    ty_of: Vec<u16>,
     /// Under one symmetry: the piece that each piece's cells go to (`u32::MAX`: not seen yet).
     image: Vec<u32>,
 }
@@ -650,32 +652,43 @@ impl Fixed {
     /// reflection may swap a chiral piece with its mirror image). Then `g` maps pieces to
     /// pieces: as a bijection of cells it reaches every piece, so no two pieces go to one.
     fn stabiliser(&mut self, plan: &Plan, ids: &[u32]) -> u64 {
-        let ty = |k: u32| plan.placements[ids[k as usize] as usize].ty;
         self.piece_of.resize(plan.len(), 0);
+        self.ty_of.resize(plan.len(), 0);
         for (k, &id) in ids.iter().enumerate() {
-            for &c in plan.cells_of(&plan.placements[id as usize]) {
+            let placement = &plan.placements[id as usize];
+            for &c in plan.cells_of(placement) {
                 self.piece_of[c as usize] = k as u32;
+                self.ty_of[c as usize] = placement.ty as u16;
             }
         }
-        // The identity comes first.
+        // The identity comes first. Most symmetries send some cell to a cell of another type
+        // than the one they map its type to, most often the first cell: that test needs no
+        // buffer to clear (a fifth of a count of tetracubes in 2x4x4 went here before).
         let mut fixed = 1;
         for (perm, map) in plan.symmetries.iter().zip(&plan.type_maps).skip(1) {
-            self.image.clear();
-            self.image.resize(ids.len(), u32::MAX);
-            let (piece_of, image) = (&self.piece_of, &mut self.image);
-            let maps = piece_of.iter().zip(perm).all(|(&p, &to)| {
-                let q = piece_of[to as usize];
-                match image[p as usize] {
-                    u32::MAX => {
-                        image[p as usize] = q;
-                        usize::from(map[ty(p)]) == ty(q)
-                    }
-                    seen => seen == q,
-                }
-            });
-            fixed += u64::from(maps);
+            let ty_of = &self.ty_of;
+            let types_go = ty_of.iter().zip(perm).all(|(&t, &to)| map[usize::from(t)] == ty_of[to as usize]);
+            fixed += u64::from(types_go && self.pieces_go(perm, ids.len()));
         }
         fixed
+    }
+
+    /// Whether the symmetry `perm` sends the cells of each of the `n` pieces to the cells of
+    /// one piece.
+    fn pieces_go(&mut self, perm: &[u32], n: usize) -> bool {
+        self.image.clear();
+        self.image.resize(n, u32::MAX);
+        let (piece_of, image) = (&self.piece_of, &mut self.image);
+        piece_of.iter().zip(perm).all(|(&p, &to)| {
+            let q = piece_of[to as usize];
+            match image[p as usize] {
+                u32::MAX => {
+                    image[p as usize] = q;
+                    true
+                }
+                seen => seen == q,
+            }
+        })
     }
 }
 
