@@ -118,8 +118,8 @@ impl Plan {
                 all.push(Placement { ty, start: start as u32, len: cells.len() as u32 });
             });
         }
-        let (symmetries, reflected) = board_symmetries(problem, &index);
-        let mirror_map = mirror_types(problem);
+        let mirror_map = mirror_types(problem, &orientations);
+        let (symmetries, reflected) = board_symmetries(lattice, &index, mirror_map.is_some());
         let identity: Vec<u16> = (0..types.len() as u16).collect();
         let type_maps: Vec<Vec<u16>> = reflected
             .iter()
@@ -326,25 +326,32 @@ impl std::fmt::Display for Group {
 /// What the reflections do to the piece types, if they map the set of pieces onto itself: each
 /// type that may be turned over or is its own mirror image stays; each other one becomes a type
 /// of the same count, also not turned over, whose shape is its mirror image (as the one-sided
-/// pentominoes' F and F'). `None` if some type has no such partner.
-fn mirror_types(problem: &Problem) -> Option<Vec<u16>> {
+/// pentominoes' F and F'). `None` if some type has no such partner. `orientations`: each
+/// type's, as the plan places it.
+fn mirror_types(problem: &Problem, orientations: &[Vec<Polyform>]) -> Option<Vec<u16>> {
     let lattice = problem.lattice;
-    // A type's orientations as a set, told by its smallest member, with whether the set holds
-    // both hands and the count.
-    let key = |shape: &Polyform, both: bool, count: u32| (count, both, shape.orientations(both).into_iter().min());
-    let shapes: Vec<Polyform> =
-        problem.pieces.iter().map(|p| Polyform::new(lattice, p.cells.iter().copied())).collect();
-    let both: Vec<bool> = problem.pieces.iter().zip(&shapes).map(|(p, s)| p.mirror || s.is_achiral()).collect();
-    let keys: Vec<_> = (0..shapes.len()).map(|t| key(&shapes[t], both[t], problem.pieces[t].count)).collect();
-    let mut taken = vec![false; shapes.len()];
-    let mut map = Vec::with_capacity(shapes.len());
-    for t in 0..shapes.len() {
+    // A type's orientations as a set (`orientations`: both hands when it may be turned over, or
+    // it is achiral and its rotations hold both already), told by its smallest member, with
+    // whether the set holds both hands and the count.
+    let both: Vec<bool> = problem
+        .pieces
+        .iter()
+        .zip(orientations)
+        .map(|(p, o)| p.mirror || o.contains(&Polyform::new(lattice, p.cells.iter().copied()).mirrored()))
+        .collect();
+    let key = |t: usize| (problem.pieces[t].count, both[t], orientations[t].iter().min());
+    let keys: Vec<_> = (0..both.len()).map(key).collect();
+    let mut taken = vec![false; both.len()];
+    let mut map = Vec::with_capacity(both.len());
+    for t in 0..both.len() {
         if both[t] {
             map.push(t as u16);
             continue;
         }
-        let image = key(&shapes[t].mirrored(), false, problem.pieces[t].count);
-        let partner = (0..shapes.len()).find(|&u| !taken[u] && !both[u] && keys[u] == image)?;
+        // The mirror images of a chiral type's rotations are its mirror image's rotations.
+        let smallest = orientations[t].iter().map(Polyform::mirrored).min();
+        let image = (problem.pieces[t].count, false, smallest.as_ref());
+        let partner = (0..both.len()).find(|&u| !taken[u] && keys[u] == image)?;
         taken[partner] = true;
         map.push(partner as u16);
     }
@@ -352,12 +359,10 @@ fn mirror_types(problem: &Problem) -> Option<Vec<u16>> {
 }
 
 /// The symmetries of the board that also map the piece set to itself: all rotations, and the
-/// reflections too if they map the set of pieces onto itself (see [`mirror_types`]); with
-/// whether each is a reflection.
-fn board_symmetries(problem: &Problem, index: &BoardIndex) -> (Vec<Vec<u32>>, Vec<bool>) {
+/// reflections too if `mirror_ok` (they map the set of pieces onto itself: see
+/// [`mirror_types`]); with whether each is a reflection.
+fn board_symmetries(lattice: Lattice, index: &BoardIndex, mirror_ok: bool) -> (Vec<Vec<u32>>, Vec<bool>) {
     let coords = index.cells();
-    let lattice = problem.lattice;
-    let mirror_ok = mirror_types(problem).is_some();
     let anchor = |cs: &[Coord]| cs.iter().copied().min_by_key(|c| c.key());
     let Some(a0) = anchor(coords) else { return (vec![], vec![]) };
     let (mut out, mut reflected) = (Vec::new(), Vec::new());
