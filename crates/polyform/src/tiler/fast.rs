@@ -17,7 +17,7 @@ use crate::bits::CellBits;
 use crate::tiler::engine::{Engine, Visit};
 use crate::tiler::fit::FitTables;
 use crate::tiler::memo::{SubtreeCounts, Window, pack_units};
-use crate::tiler::pairs::{Filters, Piece, band_len};
+use crate::tiler::pairs::{Filters, Piece, making_cost};
 use crate::tiler::plan::Plan;
 use crate::tiler::search::{Run, add_weighted, dead_log2};
 
@@ -40,11 +40,10 @@ const PREFETCH_BYTES: usize = 1 << 20;
 /// met).
 const COUNTS_LOG2: u32 = 12;
 
-/// A node of the search costs about as much as making the filters costs for this many pairs of
-/// placements in their band (see [`Fast::filters_cost`]). Counted in instructions on meteor and
-/// the pentomino rectangles: a node 700 to 800, the filters 7.5 to 25 a pair of the band (the
-/// most with a filter of triples), so 30 to 100 pairs a node.
-const BAND_PAIRS_PER_NODE: u64 = 64;
+/// A node of the search costs about as much as entering this many pairs into the filters (see
+/// [`Fast::filters_cost`]). Counted in instructions on a development set of random planted
+/// puzzles: a node 600 to 1000, a pair 45 to 50.
+const PAIRS_PER_NODE: u64 = 16;
 
 /// Nodes of the first restart of [`Engine::first`]; later ones get multiples (Luby sequence).
 const RESTART_NODES: u64 = 20_000;
@@ -173,21 +172,17 @@ impl<B: CellBits> Fast<B> {
         Some(f)
     }
 
-    /// What making the filters costs, in nodes of the search: the band's pairs of placements
-    /// over [`BAND_PAIRS_PER_NODE`] (`u64::MAX` if there are no filters to make). An enumeration
-    /// searches without them until it has visited that many nodes, then makes them: a small
-    /// puzzle, counted in fewer nodes than the filters cost, never pays for them (they were two
-    /// fifths of a whole run of pentominoes in 3x20), and a long count pays at most about twice
-    /// what the better choice in hindsight would (the rent-or-buy rule).
+    /// What making the filters costs, in nodes of the search ([`making_cost`] over
+    /// [`PAIRS_PER_NODE`]; `u64::MAX` if there are no filters to make). An enumeration searches
+    /// without them until it has visited that many nodes, then makes them: a small count,
+    /// done in fewer nodes than the filters cost, never pays for them (they were two fifths of
+    /// a whole count of pentominoes in 3x20), and a long one pays at most about twice what the
+    /// better choice in hindsight would (the rent-or-buy rule).
     fn filters_cost(&self) -> u64 {
         if self.used_bits.is_none() || self.pieces < 3 {
             return u64::MAX;
         }
-        let band = band_len(self.masks.len(), |i| self.piece(i)) as u64;
-        if band == 0 {
-            return u64::MAX;
-        }
-        band * band / BAND_PAIRS_PER_NODE
+        making_cost(self.masks.len(), |i| self.piece(i)).map_or(u64::MAX, |steps| steps / PAIRS_PER_NODE)
     }
 
     /// Placement `i` as the filters see it.
