@@ -447,9 +447,11 @@ mod tests {
         assert_eq!(document("x", odd).unwrap().views.len(), 5);
     }
 
+    /// (Two seconds: the solver's first game came after more than 200 ms on a slow 2-core VM
+    /// running the other tests beside it.)
     #[test]
     fn the_demo_is_a_replay_of_a_solved_game() {
-        let views = demo_within(1, Duration::from_millis(200));
+        let views = demo_within(1, Duration::from_secs(2));
         let [View::Replay(r), View::Board(b)] = &views[..] else { panic!("a replay and a board") };
         let last = r.steps.last().unwrap();
         assert!(last.score.is_some_and(|s| s > 0) && last.caption.starts_with("end"), "{}", last.caption);
