@@ -57,7 +57,7 @@ fn main() {
     let (mut times, mut last) = (Vec::new(), None);
     for _ in 0..runs.max(1) {
         let started = Instant::now();
-        let grown = solver.grow(seed, &plan, (0, 1), &Budget::unlimited(), 1);
+        let grown = solver.grow(seed, &plan, (0, 1), (&Budget::unlimited(), &Budget::unlimited()), 1);
         times.push(started.elapsed().as_secs_f64());
         last = Some(grown.game);
     }

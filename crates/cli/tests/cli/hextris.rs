@@ -39,8 +39,8 @@ fn score_reproduces_the_organisers_sample() {
 #[test]
 fn solve_writes_solutions_that_the_scorer_accepts() {
     let dir = scratch("hextris-solve");
-    // Enough time for a game of every seed even when the other tests load the machine: past its
-    // time the solver ends games early rather than overrun, and a seed may be left empty.
+    // Past its time the solver ends games early rather than overrun, but every seed gets a game
+    // that locks at least one unit, however loaded the machine.
     let out = tessera(&["hextris", "solve", "-f", "1", "-f", "problem_3", "-t", "5", "-c", "1", "--tag", "t", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let list: Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -293,6 +293,14 @@ impl<'s> Exacts<'s> {
     }
 }
 
+/// The share of `budget` of job `job` of `jobs` that `threads` threads take in turn: the time
+/// left split evenly over the jobs still to run on each thread, this one included (no limit
+/// when `budget` has none). A job that ends early leaves its time to the ones after it.
+fn fair_share(budget: &Budget, job: usize, jobs: usize, threads: usize) -> Budget {
+    let turns = (jobs.saturating_sub(job)).div_ceil(threads.max(1)).max(1);
+    budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t / turns as u32))
+}
+
 /// The stack of a thread running an exact search.
 const EXACT_STACK: usize = 256 << 20;
 
@@ -572,15 +580,23 @@ impl Search<'_, '_> {
         let all = *lock(&self.spell_cost) * (seeds.len() * sets.len() * RUNNERS_UP) as f64 / threads as f64;
         let top = if budget.time_left().is_some_and(|t| all * 4.0 < t.as_secs_f64()) { RUNNERS_UP } else { 1 };
         let plans: Mutex<Vec<Vec<(usize, Plan)>>> = Mutex::new(vec![Vec::new(); seeds.len()]);
+        // The first plans: every seed is planned, however late, each within its share of the
+        // time left (one plan may not take the time of the seeds after it).
+        let first = width == 1 && sets == (0..1);
+        let whole = Budget::unlimited();
         split_work(
             seeds.len() * sets.len(),
             threads,
-            budget,
+            if first { &whole } else { budget },
             || (),
             |_, job, b| {
                 let (j, v) = (job % seeds.len(), sets.start + job / seeds.len());
                 let k = if width == 1 { v } else { lock(&self.best)[j].ranked[v] };
-                let found = solver.plans(seeds[j], k, width, top, b);
+                let found = if first {
+                    solver.plans(seeds[j], k, width, top, &mut fair_share(budget, job, seeds.len(), threads))
+                } else {
+                    solver.plans(seeds[j], k, width, top, b)
+                };
                 lock(&plans)[j].extend(found.into_iter().map(|plan| (k, plan)));
                 true
             },
@@ -604,6 +620,15 @@ impl Search<'_, '_> {
             &Budget::unlimited(),
             || (),
             |_, j, _| {
+                // At width 1 every seed must get a game: its phrases may take its share of the
+                // time left, not the time of the seeds after it.
+                let fair;
+                let spelling = if width == 1 {
+                    fair = fair_share(budget, j, seeds, threads);
+                    &fair
+                } else {
+                    budget
+                };
                 let mut mine = plans[j].clone();
                 mine.sort_by(|a, b| promise(&b.1).total_cmp(&promise(&a.1)));
                 if width == 1 {
@@ -615,7 +640,7 @@ impl Search<'_, '_> {
                         }
                     }
                 }
-                let n = self.spell_plans(j, &mine, width, inner, budget);
+                let n = self.spell_plans(j, &mine, (width, inner), budget, spelling);
                 improved.fetch_add(n, Ordering::Relaxed);
                 true
             },
@@ -625,8 +650,16 @@ impl Search<'_, '_> {
 
     /// Spells seed `j`'s plans (best first): the first if it promises more than the seed's
     /// best, and when spelling is cheap (a few units) the others as well, since what phrases
-    /// fit is known only once spelled. Returns 1 if the seed improved.
-    fn spell_plans(&self, j: usize, mine: &[(usize, Plan)], width: usize, inner: usize, budget: &Budget) -> usize {
+    /// fit is known only once spelled. Phrases are spelled within `spelling`, plain paths on
+    /// until `budget` runs out. Returns 1 if the seed improved.
+    fn spell_plans(
+        &self,
+        j: usize,
+        mine: &[(usize, Plan)],
+        (width, inner): (usize, usize),
+        budget: &Budget,
+        spelling: &Budget,
+    ) -> usize {
         let solver = self.solver;
         let seeds = &solver.problem.source_seeds;
         // Whether a runner-up was spelled, and whether one improved the game.
@@ -640,7 +673,7 @@ impl Search<'_, '_> {
                 }
             }
             let started = Instant::now();
-            let grown = solver.grow(seeds[j], plan, (*k, width), budget, inner);
+            let grown = solver.grow(seeds[j], plan, (*k, width), (spelling, budget), inner);
             // Cheap: spelling every seed once more takes less than a twentieth of the time left.
             let once = started.elapsed().as_secs_f64();
             *lock(&self.spell_cost) = once;

@@ -83,8 +83,9 @@ pub(crate) fn plans(
     let (mut board, mut cleared) = (start.board.clone(), start.board.clone());
     let mut cache = RowCache::new(weights, board.width(), board.height());
     let mut stopped = false;
-    for &unit_index in &source[start.locked..] {
-        if budget.should_stop(1) {
+    for (n, &unit_index) in source[start.locked..].iter().enumerate() {
+        // However late, the first unit is placed (its layer is one node: no time at all).
+        if n > 0 && budget.should_stop(1) {
             stopped = true;
             break;
         }

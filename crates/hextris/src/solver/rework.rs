@@ -117,7 +117,7 @@ impl Solver<'_> {
             let kept = base.ends[t.cut - 1];
             let mut text = base.game.text.as_bytes()[..kept].to_vec();
             let mut ends = base.ends[..t.cut].to_vec();
-            for unit in self.spell_rest(&source, &plan.locks[t.cut..], &fixed, state, budget, threads) {
+            for unit in self.spell_rest(&source, &plan.locks[t.cut..], &fixed, state, (budget, budget), threads) {
                 text.extend(unit);
                 ends.push(text.len());
             }

@@ -62,10 +62,11 @@ impl Spelled {
 /// plain paths for every unit left.
 const LATE: Duration = Duration::from_millis(50);
 
-/// Whether the game being spelled should end now: [`LATE`] past the deadline, or at once after
-/// Ctrl-C (the user then wants the answer there is, not plain paths for every unit left).
-fn too_late(budget: &Budget) -> bool {
-    interrupted() || budget.overrun().is_some_and(|d| d > LATE)
+/// Whether the game being spelled should end now: [`LATE`] past the deadline of `end`, or at
+/// once after Ctrl-C (the user then wants the answer there is, not plain paths for every unit
+/// left).
+fn too_late(end: &Budget) -> bool {
+    interrupted() || end.overrun().is_some_and(|d| d > LATE)
 }
 
 impl Solver<'_> {
@@ -91,20 +92,21 @@ impl Solver<'_> {
         (s.text, s.scorecard)
     }
 
-    /// A plan spelled and judged on `threads` threads (once `budget` runs out, the remaining
-    /// units take their plain shortest paths), as a game that can be grafted onto or reworked
-    /// (planned with weights `weights` of the portfolio and a beam of `width`).
+    /// A plan spelled and judged on `threads` threads (once `spelling` runs out, the remaining
+    /// units take their plain shortest paths, until it is [`too_late`] for `end`), as a game
+    /// that can be grafted onto or reworked (planned with weights `weights` of the portfolio and
+    /// a beam of `width`).
     #[must_use]
     pub fn grow(
         &self,
         seed: u32,
         plan: &Plan,
         (weights, width): (usize, usize),
-        budget: &Budget,
+        (spelling, end): (&Budget, &Budget),
         threads: usize,
     ) -> Grown {
         let Spelled { text, scorecard, ends, free_from } =
-            self.spell_fixed(seed, plan, &BTreeMap::new(), budget, threads);
+            self.spell_until(seed, plan, &BTreeMap::new(), (spelling, end), threads);
         let partial = cut_short(plan, &scorecard);
         let game = Game { seed, text, scorecard, width, weights, partial };
         Grown { game, plan: plan.clone(), fixed: BTreeMap::new(), ends, free_from }
@@ -121,6 +123,19 @@ impl Solver<'_> {
         budget: &Budget,
         threads: usize,
     ) -> Spelled {
+        self.spell_until(seed, plan, fixed, (budget, budget), threads)
+    }
+
+    /// [`Solver::spell_fixed`], with phrases spelled within `budget` and the game ended once it
+    /// is [`too_late`] for `end`.
+    fn spell_until(
+        &self,
+        seed: u32,
+        plan: &Plan,
+        fixed: &BTreeMap<usize, Carry>,
+        (budget, end): (&Budget, &Budget),
+        threads: usize,
+    ) -> Spelled {
         let source = self.problem.source(seed);
         let phrases = &self.settings.phrases;
         let mut speller = Speller::new(phrases);
@@ -134,14 +149,15 @@ impl Solver<'_> {
         let (mut carry, mut then): (Option<Carry>, Option<Carry>) = (None, None);
         let (mut ends, mut free_from) = (Vec::with_capacity(locks.len()), locks.len());
         for (k, &at) in locks.iter().enumerate() {
-            if too_late(budget) {
-                // The game ends here (a game may stop before its units run out).
+            if k > 0 && too_late(end) {
+                // The game ends here (a game may stop before its units run out, but not before
+                // its first: however late, a plain path for one unit takes no time).
                 break;
             }
             if carry.is_none() && then.is_none() && used.iter().all(|&u| u) {
                 // Nothing links the units any more: the rest on several threads.
                 free_from = k;
-                for t in self.spell_rest(&source, &locks[k..], fixed, state, budget, threads) {
+                for t in self.spell_rest(&source, &locks[k..], fixed, state, (budget, end), threads) {
                     text.extend(t);
                     ends.push(text.len());
                 }
@@ -217,7 +233,7 @@ impl Solver<'_> {
         locks: &[Pos],
         fixed: &BTreeMap<usize, Carry>,
         mut state: State,
-        budget: &Budget,
+        (budget, end): (&Budget, &Budget),
         threads: usize,
     ) -> Vec<Vec<u8>> {
         let first = state.locked;
@@ -238,7 +254,7 @@ impl Solver<'_> {
             |speller, i, _| {
                 let (k, at, board) = (first + i, locks[i], &boards[i]);
                 let unit = &self.rules.units[source[k]];
-                if too_late(budget) {
+                if too_late(end) {
                     return true;
                 }
                 let t = match fixed.get(&k) {

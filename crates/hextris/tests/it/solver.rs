@@ -143,7 +143,7 @@ fn phrases_longer_than_two_falls_are_grafted_through_several_units() {
     // down 28 times, more than two units can fall, so the speller never fits it; grafted, it
     // runs through several units, each locked by whichever of its letters is blocked.
     with_plan(20, 30, 1, |p, settings, solver, seed, plan| {
-        let base = solver.grow(seed, plan, (0, 1), &Budget::unlimited(), 1);
+        let base = solver.grow(seed, plan, (0, 1), (&Budget::unlimited(), &Budget::unlimited()), 1);
         let phrases = &settings.phrases;
         let phrase = (0..phrases.len()).find(|&i| phrases.name(i).starts_with("In his house")).unwrap();
         assert_eq!(phrases.counts(&base.game.text)[phrase], 0, "the speller alone cannot fit it");
@@ -164,8 +164,8 @@ fn a_game_spelled_on_two_threads_is_the_game_spelled_on_one() {
     // Problem 14's first 150 units use every phrase early: the rest is spelled unit by unit in
     // parallel.
     with_plan(14, 150, 1, |p, settings, solver, seed, plan| {
-        let one = solver.grow(seed, plan, (0, 1), &Budget::unlimited(), 1);
-        let two = solver.grow(seed, plan, (0, 1), &Budget::unlimited(), 2);
+        let one = solver.grow(seed, plan, (0, 1), (&Budget::unlimited(), &Budget::unlimited()), 1);
+        let two = solver.grow(seed, plan, (0, 1), (&Budget::unlimited(), &Budget::unlimited()), 2);
         assert_eq!(one.game.text, two.game.text);
         assert!(one.free_from < plan.locks.len(), "every phrase is used before the end");
         assert_eq!(one.ends.len(), plan.locks.len());
@@ -180,10 +180,11 @@ fn a_game_spelled_well_past_its_deadline_stops_early_and_is_still_valid() {
         let late = Budget::unlimited().with_time(std::time::Duration::ZERO);
         std::thread::sleep(std::time::Duration::from_millis(80));
         for threads in [1, 2] {
-            let grown = solver.grow(seed, plan, (0, 1), &late, threads);
+            let grown = solver.grow(seed, plan, (0, 1), (&late, &late), threads);
             let v = score(p, seed, &grown.game.text, &settings.phrases);
             assert_eq!(v.error, None, "{}", grown.game.text);
             assert!(v.locked < plan.locks.len(), "the game stops before its planned end");
+            assert!(v.locked >= 1, "but not before its first unit");
             assert!(grown.game.partial, "and says so");
             assert_eq!(v, grown.game.scorecard);
         }
@@ -193,7 +194,7 @@ fn a_game_spelled_well_past_its_deadline_stops_early_and_is_still_valid() {
 #[test]
 fn a_reworked_game_keeps_its_start_and_is_what_the_judge_says() {
     with_plan(14, 120, 2, |p, settings, solver, seed, plan| {
-        let base = solver.grow(seed, plan, (0, 2), &Budget::unlimited(), 1);
+        let base = solver.grow(seed, plan, (0, 2), (&Budget::unlimited(), &Budget::unlimited()), 1);
         let mut tried = 0;
         // Cuts past the units whose texts depend on each other keep the texts before the cut;
         // cuts before them spell the whole game again.
@@ -219,13 +220,13 @@ fn a_reworked_game_keeps_its_start_and_is_what_the_judge_says() {
 }
 
 /// A budget that cuts the first round's planning under the later sets of weights (problem 24,
-/// 1,620 units on a 100x40 board, in 1.5 s on two threads) still gives a valid game with
+/// 1,620 units on a 100x40 board, in 3 s on two threads) still gives a valid game with
 /// phrases, and the judge's own scorecard.
 #[test]
 fn a_first_round_cut_short_still_spells_a_game() {
     let p = problem(24);
     let settings = Settings::default();
-    let budget = Budget::unlimited().with_time(std::time::Duration::from_millis(1500));
+    let budget = Budget::unlimited().with_time(std::time::Duration::from_millis(3000));
     let mut rounds = Vec::new();
     let games = tessera_hextris::solver::solve(&p, &settings, &budget, 2, |r| rounds.push(r.clone())).unwrap();
     let v = score(&p, games[0].seed, &games[0].text, &settings.phrases);
@@ -233,4 +234,24 @@ fn a_first_round_cut_short_still_spells_a_game() {
     assert_eq!(v, games[0].scorecard);
     assert!(v.locked > 0 && v.power_score > 0, "{v:?}");
     assert_eq!(rounds[0].phase, tessera_hextris::solver::Phase::Widen);
+}
+
+#[test]
+fn every_seed_gets_a_game_however_late_the_solver_starts() {
+    // Problem 3 has five seeds. Before, the first seeds could take the whole budget and a seed
+    // planned or spelled after the deadline had no game at all.
+    let p = problem(3);
+    let settings = Settings::default();
+    for threads in [1, 2] {
+        let late = Budget::unlimited().with_time(std::time::Duration::ZERO);
+        std::thread::sleep(std::time::Duration::from_millis(80));
+        let games = tessera_hextris::solver::solve(&p, &settings, &late, threads, |_| {}).unwrap();
+        assert_eq!(games.len(), p.source_seeds.len());
+        for g in &games {
+            let v = score(&p, g.seed, &g.text, &settings.phrases);
+            assert_eq!(v.error, None);
+            assert_eq!(v, g.scorecard);
+            assert!(v.locked >= 1 && v.move_score > 0, "seed {}: {v:?}", g.seed);
+        }
+    }
 }
