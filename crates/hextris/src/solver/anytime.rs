@@ -273,8 +273,7 @@ impl<'s> Exacts<'s> {
                 let run = move || {
                     let n = queue.len();
                     for (i, (j, exact, proven)) in queue.into_iter().enumerate() {
-                        let slice =
-                            budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t / (n - i) as u32));
+                        let slice = fair_share(budget, i, n, 1);
                         let twins: Vec<usize> = (0..same.len()).filter(|&k| k == j || same[k] == Some(j)).collect();
                         let games = search.games();
                         for g in twins.iter().filter_map(|&k| games.get(k)) {
