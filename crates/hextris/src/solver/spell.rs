@@ -93,7 +93,7 @@ impl Solver<'_> {
     }
 
     /// A plan spelled and judged on `threads` threads (once `spelling` runs out, the remaining
-    /// units take their plain shortest paths, until it is [`too_late`] for `end`), as a game
+    /// units take their plain shortest paths, until 50 ms past the deadline of `end`), as a game
     /// that can be grafted onto or reworked (planned with weights `weights` of the portfolio and
     /// a beam of `width`).
     #[must_use]
