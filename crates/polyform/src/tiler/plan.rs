@@ -3,9 +3,9 @@
 //!
 //! Cells are numbered twice. *Board cells* `0..n` follow the board's reading order and are what
 //! solutions are reported in. *Bits* lay the board's bounding box out row by row along its
-//! shorter side (in 3D, slice by slice across its longest side), so that "the first free bit"
-//! walks a narrow front across the board (the order that makes fill-the-first-hole searches
-//! fast) and neighbours are a fixed shift apart.
+//! shorter side (in 3D, slice by slice in the order of the axes that gives the placements the
+//! shortest spans), so that "the first free bit" walks a narrow front across the board (the
+//! order that makes fill-the-first-hole searches fast) and neighbours are a fixed shift apart.
 
 use tessera_core::geometry::{BoardIndex, Coord, Lattice, Polyform};
 
@@ -60,7 +60,7 @@ pub struct Plan {
     /// Number of bits of the bounding-box layout.
     pub nbits: usize,
     /// Bits per line of the layout (the bounding box's shorter side; in 3D, a slice across the
-    /// longest side): bit `b` is on line `b / line`, and searches fill lines in order.
+    /// slowest axis): bit `b` is on line `b / line`, and searches fill lines in order.
     pub line: usize,
     /// Board cells that neighbour each other, as pairs of bits grouped by their difference:
     /// `(delta, bits b such that b and b + delta are neighbouring board cells)`.
@@ -93,7 +93,6 @@ impl Plan {
     pub fn new(problem: &Problem) -> Plan {
         let lattice = problem.lattice;
         let cells = problem.board.clone();
-        let (bit_of, nbits, line) = layout(lattice, &cells);
         let index = BoardIndex::new(lattice, &cells);
         let types: Vec<PieceType> =
             problem.pieces.iter().map(|p| PieceType { label: p.label, count: p.count, size: p.cells.len() }).collect();
@@ -118,6 +117,8 @@ impl Plan {
                 all.push(Placement { ty, start: start as u32, len: cells.len() as u32 });
             });
         }
+        let spans = all.iter().map(|p| &placement_cells[p.start as usize..][..p.len as usize]);
+        let (bit_of, nbits, line) = layout(lattice, &cells, spans);
         let mirror_map = mirror_types(problem, &orientations);
         let (symmetries, reflected) = board_symmetries(lattice, &index, mirror_map.is_some());
         let identity: Vec<u16> = (0..types.len() as u16).collect();
@@ -184,9 +185,19 @@ impl Plan {
 
 /// Numbers the bounding box of the board (of its pictures on the plane lattices, where every
 /// position is a cell) along its physically shorter sides: a plane board by rows if it is at
-/// most as wide as it is high, by columns otherwise; a cube board slice by slice across its longest side,
-/// each slice along its shorter side.
-fn layout(lattice: Lattice, cells: &[Coord]) -> (Vec<u32>, usize, usize) {
+/// most as wide as it is high, by columns otherwise. A cube board is numbered in the order of
+/// its three axes (which varies fastest, which slowest) that gives the placements the shortest
+/// spans in all, from the first bit of each to its last: slice by slice across the longest
+/// side, each slice along its shorter side, unless pieces lie in planes (flat pieces in a box
+/// two cubes thick are best laid out layer by layer). A placement's span is how far past the
+/// first free cell it reaches, so short spans keep the front the search fills narrow, as lines
+/// along the shorter side do on the plane. `placements` gives the board cells of every
+/// placement (on the plane lattices, which have one sensible order, it is not read).
+fn layout<'a>(
+    lattice: Lattice,
+    cells: &[Coord],
+    placements: impl Iterator<Item = &'a [u32]>,
+) -> (Vec<u32>, usize, usize) {
     let grid: Vec<[i32; 3]> = cells
         .iter()
         .map(|&c| match lattice {
@@ -198,8 +209,8 @@ fn layout(lattice: Lattice, cells: &[Coord]) -> (Vec<u32>, usize, usize) {
         })
         .collect();
     let low: [i32; 3] = std::array::from_fn(|a| grid.iter().map(|g| g[a]).min().unwrap_or(0));
-    let size: [usize; 3] =
-        std::array::from_fn(|a| grid.iter().map(|g| (g[a] - low[a] + 1) as usize).max().unwrap_or(0));
+    let pos: Vec<[usize; 3]> = grid.iter().map(|g| std::array::from_fn(|a| (g[a] - low[a]) as usize)).collect();
+    let size: [usize; 3] = std::array::from_fn(|a| pos.iter().map(|p| p[a] + 1).max().unwrap_or(0));
     // Axes from the physically shortest (the fastest to vary) to the longest (ties: x before y
     // before z). A triangle picture's column is half a side wide and its row sqrt(3)/2 of a side
     // high, so its rows are the shorter lines unless the picture is over sqrt(3) times as wide
@@ -211,12 +222,47 @@ fn layout(lattice: Lattice, cells: &[Coord]) -> (Vec<u32>, usize, usize) {
     };
     let mut axes = [0, 1, 2];
     axes.sort_by(|&a, &b| length(a).total_cmp(&length(b)).then(a.cmp(&b)));
-    let bit = |g: &[i32; 3]| {
-        let pos = |a: usize| (g[a] - low[a]) as usize;
-        ((pos(axes[2]) * size[axes[1]] + pos(axes[1])) * size[axes[0]] + pos(axes[0])) as u32
-    };
+    if lattice == Lattice::Cube {
+        axes = shortest_spans(axes, &pos, size, placements);
+    }
+    let strides = strides(axes, size);
+    let bit = |p: &[usize; 3]| (0..3).map(|a| p[a] * strides[a]).sum::<usize>() as u32;
     let line = if lattice == Lattice::Cube { size[axes[0]] * size[axes[1]] } else { size[axes[1]] };
-    (grid.iter().map(bit).collect(), size.iter().product(), line)
+    (pos.iter().map(bit).collect(), size.iter().product(), line)
+}
+
+/// How far apart neighbours along each axis are when `axes` run from the fastest to vary to
+/// the slowest in a box of `size`.
+fn strides(axes: [usize; 3], size: [usize; 3]) -> [usize; 3] {
+    let mut strides = [0; 3];
+    strides[axes[0]] = 1;
+    strides[axes[1]] = size[axes[0]];
+    strides[axes[2]] = size[axes[0]] * size[axes[1]];
+    strides
+}
+
+/// Of the six orders of `axes`, the one whose layout gives the placements the least span in
+/// all (`pos`: each board cell's place in its box of `size`); `axes` itself on a tie.
+fn shortest_spans<'a>(
+    axes: [usize; 3],
+    pos: &[[usize; 3]],
+    size: [usize; 3],
+    placements: impl Iterator<Item = &'a [u32]>,
+) -> [usize; 3] {
+    const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let candidates = ORDERS.map(|o| o.map(|k| axes[k]));
+    let strides = candidates.map(|c| strides(c, size));
+    let mut spans = [0u64; 6];
+    for cells in placements {
+        for (span, s) in spans.iter_mut().zip(&strides) {
+            let bits = cells.iter().map(|&c| (0..3).map(|a| pos[c as usize][a] * s[a]).sum::<usize>());
+            let (lo, hi) = bits.fold((usize::MAX, 0), |(lo, hi), b| (lo.min(b), hi.max(b)));
+            *span += (hi + 1).saturating_sub(lo) as u64;
+        }
+    }
+    // The first of the least: `candidates[0]` is `axes`.
+    let best = (0..6).min_by_key(|&k| (spans[k], k)).unwrap_or(0);
+    candidates[best]
 }
 
 /// Groups neighbouring board cells by the difference of their bits (see [`Plan::shifts`]).
@@ -494,6 +540,29 @@ mod tests {
         let columns = tri(12, 6);
         assert_eq!(columns.line, 6);
         assert_eq!(&columns.bit_of[..2], &[0, 6], "reading order steps from column to column");
+    }
+
+    /// A box of `x` by `y` by `z` cubes filled with copies of one piece (rotations only).
+    fn boxed(x: i32, y: i32, z: i32, piece: &[(i32, i32, i32)]) -> Plan {
+        let board = (0..z).flat_map(|k| (0..y).flat_map(move |j| (0..x).map(move |i| Coord::at(i, j, k))));
+        let cells = piece.iter().map(|&(i, j, k)| Coord::at(i, j, k)).collect();
+        let count = (x * y * z) as u32 / piece.len() as u32;
+        let piece = crate::tiler::problem::PieceSpec { label: 'A', cells, count, mirror: false };
+        Plan::new(&Problem { lattice: Lattice::Cube, board: board.collect(), pieces: vec![piece] })
+    }
+
+    /// Pieces that lie in planes, in a box two cubes thick, are laid out layer by layer (their
+    /// placements span least that way); pieces that do not are laid out slice by slice across
+    /// the longest side, along the shorter sides, as boxes are by default.
+    #[test]
+    fn cube_layout_keeps_the_placements_spans_short() {
+        // T pentominoes in a 5x4x2 box (board cells in reading order: x fastest, then y, z).
+        let flat = boxed(5, 4, 2, &[(0, 0, 0), (1, 0, 0), (2, 0, 0), (1, 1, 0), (1, 2, 0)]);
+        assert_eq!(flat.line, 20, "a 5x4 layer at a time");
+        assert_eq!((flat.bit_of[1], flat.bit_of[5]), (4, 1), "each layer along its shorter side");
+        let corner = boxed(4, 6, 2, &[(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]);
+        assert_eq!(corner.line, 8, "a 2x4 slice at a time, across the 6 side");
+        assert_eq!(corner.bit_of[24], 1, "the second layer's first cube is the second bit");
     }
 
     #[test]
