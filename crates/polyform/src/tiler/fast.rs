@@ -315,8 +315,10 @@ impl<B: CellBits> Fast<B> {
     fn flood(&self, mut from: B, within: B) -> B {
         loop {
             let grown = self.grow(from) & within;
-            if grown == from {
-                return from;
+            // Once all of `within` is reached there is nothing left to grow into: stop without
+            // the step that would only find so.
+            if grown == from || grown == within {
+                return grown;
             }
             from = grown;
         }
