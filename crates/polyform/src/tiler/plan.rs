@@ -105,20 +105,32 @@ impl Plan {
         let most = orientations.iter().map(|o| o.len() * cells.len());
         let mut all = Vec::with_capacity(most.clone().sum());
         let mut placement_cells = Vec::with_capacity(most.zip(&types).map(|(n, t)| n * t.size).sum());
+        // The placements of each orientation, as (first, how many): they are translates of one
+        // another, which is all the layout needs to know of them.
+        let mut translates = Vec::new();
         for (ty, orientations) in orientations.iter().enumerate() {
-            index.for_each_placement(orientations, |cells| {
-                let start = placement_cells.len();
-                placement_cells.extend_from_slice(cells);
-                // Board cells in reading order and orientations sorted by row make most
-                // placements come sorted already.
-                if !placement_cells[start..].is_sorted() {
-                    placement_cells[start..].sort_unstable();
+            for o in orientations {
+                let first = all.len();
+                index.for_each_placement(std::slice::from_ref(o), |cells| {
+                    let start = placement_cells.len();
+                    placement_cells.extend_from_slice(cells);
+                    // Board cells in reading order and orientations sorted by row make most
+                    // placements come sorted already.
+                    if !placement_cells[start..].is_sorted() {
+                        placement_cells[start..].sort_unstable();
+                    }
+                    all.push(Placement { ty, start: start as u32, len: cells.len() as u32 });
+                });
+                if all.len() > first {
+                    translates.push((first, (all.len() - first) as u64));
                 }
-                all.push(Placement { ty, start: start as u32, len: cells.len() as u32 });
-            });
+            }
         }
-        let spans = all.iter().map(|p| &placement_cells[p.start as usize..][..p.len as usize]);
-        let (bit_of, nbits, line) = layout(lattice, &cells, spans);
+        let shapes = translates.iter().map(|&(first, n)| {
+            let p = &all[first];
+            (&placement_cells[p.start as usize..][..p.len as usize], n)
+        });
+        let (bit_of, nbits, line) = layout(lattice, &cells, shapes);
         let mirror_map = mirror_types(problem, &orientations);
         let (symmetries, reflected) = board_symmetries(lattice, &index, mirror_map.is_some());
         let identity: Vec<u16> = (0..types.len() as u16).collect();
@@ -191,12 +203,13 @@ impl Plan {
 /// side, each slice along its shorter side, unless pieces lie in planes (flat pieces in a box
 /// two cubes thick are best laid out layer by layer). A placement's span is how far past the
 /// first free cell it reaches, so short spans keep the front the search fills narrow, as lines
-/// along the shorter side do on the plane. `placements` gives the board cells of every
-/// placement (on the plane lattices, which have one sensible order, it is not read).
+/// along the shorter side do on the plane. `shapes` gives the board cells of one placement of
+/// each orientation and how many placements are its translates (they all have its span); on the
+/// plane lattices, which have one sensible order, it is not read.
 fn layout<'a>(
     lattice: Lattice,
     cells: &[Coord],
-    placements: impl Iterator<Item = &'a [u32]>,
+    shapes: impl Iterator<Item = (&'a [u32], u64)>,
 ) -> (Vec<u32>, usize, usize) {
     let grid: Vec<[i32; 3]> = cells
         .iter()
@@ -223,7 +236,7 @@ fn layout<'a>(
     let mut axes = [0, 1, 2];
     axes.sort_by(|&a, &b| length(a).total_cmp(&length(b)).then(a.cmp(&b)));
     if lattice == Lattice::Cube {
-        axes = shortest_spans(axes, &pos, size, placements);
+        axes = shortest_spans(axes, &pos, size, shapes);
     }
     let strides = strides(axes, size);
     let bit = |p: &[usize; 3]| (0..3).map(|a| p[a] * strides[a]).sum::<usize>() as u32;
@@ -242,22 +255,23 @@ fn strides(axes: [usize; 3], size: [usize; 3]) -> [usize; 3] {
 }
 
 /// Of the six orders of `axes`, the one whose layout gives the placements the least span in
-/// all (`pos`: each board cell's place in its box of `size`); `axes` itself on a tie.
+/// all (`pos`: each board cell's place in its box of `size`; `shapes`: as [`layout`] takes
+/// them, a translate spanning what its original does); `axes` itself on a tie.
 fn shortest_spans<'a>(
     axes: [usize; 3],
     pos: &[[usize; 3]],
     size: [usize; 3],
-    placements: impl Iterator<Item = &'a [u32]>,
+    shapes: impl Iterator<Item = (&'a [u32], u64)>,
 ) -> [usize; 3] {
     const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
     let candidates = ORDERS.map(|o| o.map(|k| axes[k]));
     let strides = candidates.map(|c| strides(c, size));
     let mut spans = [0u64; 6];
-    for cells in placements {
+    for (cells, n) in shapes {
         for (span, s) in spans.iter_mut().zip(&strides) {
             let bits = cells.iter().map(|&c| (0..3).map(|a| pos[c as usize][a] * s[a]).sum::<usize>());
             let (lo, hi) = bits.fold((usize::MAX, 0), |(lo, hi), b| (lo.min(b), hi.max(b)));
-            *span += (hi + 1).saturating_sub(lo) as u64;
+            *span += n * (hi + 1).saturating_sub(lo) as u64;
         }
     }
     // The first of the least: `candidates[0]` is `axes`.
