@@ -323,8 +323,8 @@ fn ctrl_c_stops_solve_which_writes_the_games_it_has() {
     let done = done.unwrap_or_else(|| panic!("no note of the stop: {err}"));
     let list: Value = serde_json::from_str(&out).unwrap();
     let ids: Vec<i64> = list.as_array().unwrap().iter().map(|s| s["problemId"].as_i64().unwrap()).collect();
-    let seeds = [1, 10];
-    let expected: Vec<i64> = (1..=done + 1).flat_map(|p| std::iter::repeat_n(p as i64, seeds[p - 1])).collect();
+    let seeds_of = [1, 10];
+    let expected: Vec<i64> = (1..=done + 1).flat_map(|p| std::iter::repeat_n(p as i64, seeds_of[p - 1])).collect();
     assert_eq!(ids, expected, "every seed of the problems started, none of the others");
     let dir = scratch("hextris-solve-stopped");
     for p in 1..=done + 1 {

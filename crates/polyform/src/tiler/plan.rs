@@ -239,9 +239,13 @@ fn layout<'a>(
         axes = shortest_spans(axes, &pos, size, shapes);
     }
     let strides = strides(axes, size);
-    let bit = |p: &[usize; 3]| (0..3).map(|a| p[a] * strides[a]).sum::<usize>() as u32;
     let line = if lattice == Lattice::Cube { size[axes[0]] * size[axes[1]] } else { size[axes[1]] };
-    (pos.iter().map(bit).collect(), size.iter().product(), line)
+    (pos.iter().map(|p| bit(p, &strides) as u32).collect(), size.iter().product(), line)
+}
+
+/// The bit of the cell at `pos` in its box, in the layout of `strides` (see [`strides`]).
+fn bit(pos: &[usize; 3], strides: &[usize; 3]) -> usize {
+    pos.iter().zip(strides).map(|(p, s)| p * s).sum()
 }
 
 /// How far apart neighbours along each axis are when `axes` run from the fastest to vary to
@@ -269,7 +273,7 @@ fn shortest_spans<'a>(
     let mut spans = [0u64; 6];
     for (cells, n) in shapes {
         for (span, s) in spans.iter_mut().zip(&strides) {
-            let bits = cells.iter().map(|&c| (0..3).map(|a| pos[c as usize][a] * s[a]).sum::<usize>());
+            let bits = cells.iter().map(|&c| bit(&pos[c as usize], s));
             let (lo, hi) = bits.fold((usize::MAX, 0), |(lo, hi), b| (lo.min(b), hi.max(b)));
             *span += n * (hi + 1).saturating_sub(lo) as u64;
         }
