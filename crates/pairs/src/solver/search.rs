@@ -168,6 +168,10 @@ fn solve_wide(board: &Board, params: &Params, budget: &mut Budget, rng: &mut imp
             may_prove = decider.is_some();
         }
         if let Some(d) = decider.as_mut().filter(|_| due && best.as_ref().is_some_and(|b| b.1 > 0)) {
+            // The best answer's pairs first: the proof dives along what the rounds have right.
+            if let Some((moves, _)) = best.as_ref() {
+                d.hint(moves);
+            }
             // As long again as the round took (but long enough for a few positions): the
             // heuristic and the proof share the time.
             match d.run(&mut budget.within(round.elapsed().max(Duration::from_millis(50)))) {
