@@ -15,7 +15,7 @@
 //! The partners are tried the fewest blocked first, but a hint ([`Decider::hint`]: the moves of
 //! the heuristic's best answer) goes before them: the search then dives along that answer and
 //! backtracks from where it gets stuck. The order changes no verdict, only how soon a clear is
-//! met.
+//! met. A new hint (a better answer) sends the next run back to the full board to follow it.
 //!
 //! A pair whose fixing deadlocks a position stays closed in every position below it (fixing more
 //! pairs and taking removable ones only keep a deadlock), so the look-ahead's verdicts are kept
@@ -109,7 +109,9 @@ impl Decider {
     }
 
     /// Sets the partners tried first: where a tile has a partner in `moves`, that pair leads
-    /// the tile's choices in the positions met from now on.
+    /// the tile's choices. A hint that differs from the last one also drops the path where the
+    /// last run stopped, so that the next run follows the new hint from the full board (the
+    /// positions it found failed stay known).
     pub fn hint(&mut self, moves: &[Move]) {
         match &mut self.0 {
             Words::One(p) => p.hint(moves),
@@ -223,14 +225,20 @@ impl<const W: usize> Prover<W> {
     }
 
     fn hint(&mut self, moves: &[Move]) {
-        self.hint.fill(FREE);
+        let mut hint = vec![FREE; self.cells.len()];
         let at = |c: Cell| usize::from(c.r) * self.width + usize::from(c.c);
         for m in moves {
             let (a, b) = (at(m.a), at(m.b));
-            if a < self.hint.len() && b < self.hint.len() {
-                self.hint[a] = b as u16;
-                self.hint[b] = a as u16;
+            if a < hint.len() && b < hint.len() {
+                hint[a] = b as u16;
+                hint[b] = a as u16;
             }
+        }
+        if hint != self.hint {
+            // The path where the last run stopped followed the old hint: the next run starts
+            // again from the full board along the new one. The failed positions stay failed.
+            self.open.clear();
+            self.hint = hint;
         }
     }
 
