@@ -1,11 +1,14 @@
 //! The solver's answers, checked by the independent judge.
 
+use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Verdict};
+use tessera_pairs::Board;
 use tessera_pairs::generator::generate;
 use tessera_pairs::judge::{replay, score};
+use tessera_pairs::moves::Move;
 use tessera_pairs::solver::prove::Decider;
 use tessera_pairs::solver::{Params, solve};
 
@@ -48,23 +51,28 @@ fn a_board_no_moves_clear_is_proven_so() {
     }
 }
 
+/// The tester's boards (seeds 1 on) of `tiles` tiles that the heuristic alone clears within 2 s,
+/// with its moves.
+fn cleared_by_the_heuristic(tiles: RangeInclusive<usize>) -> impl Iterator<Item = (i64, Board, Vec<Move>)> {
+    (1..2000).filter_map(move |seed| {
+        let board = generate(seed);
+        if !tiles.contains(&board.tiles()) {
+            return None;
+        }
+        let heuristic = Params { prove_after: None, ..Params::default() };
+        let mut budget = Budget::unlimited().with_time(Duration::from_millis(2000));
+        let sol = solve(&board, &heuristic, &mut budget, &mut Rng64::seed(1));
+        score(&board, &sol.moves).cleared().then_some((seed, board, sol.moves))
+    })
+}
+
 #[test]
 fn the_exact_search_never_proves_a_cleared_board_impossible() {
     // Tester's boards of 65 to 256 tiles (every width of the exact search's tile sets but one),
     // cleared by the heuristic alone: the exact search, run in slices as the solver runs it,
     // must never call one impossible, and what it clears, the judge accepts.
     let (mut checked, mut decided) = (0, 0);
-    for seed in 1..2000 {
-        let board = generate(seed);
-        if !(65..=256).contains(&board.tiles()) {
-            continue;
-        }
-        let heuristic = Params { prove_after: None, ..Params::default() };
-        let mut budget = Budget::unlimited().with_time(Duration::from_millis(2000));
-        let sol = solve(&board, &heuristic, &mut budget, &mut Rng64::seed(1));
-        if !score(&board, &sol.moves).cleared() {
-            continue;
-        }
+    for (seed, board, _) in cleared_by_the_heuristic(65..=256) {
         let mut decider = Decider::new(&board).expect("at most 256 tiles");
         for _ in 0..40 {
             match decider.run(&mut Budget::unlimited().with_nodes(50)) {
@@ -93,20 +101,10 @@ fn a_hinted_clear_leads_the_exact_search_straight_to_a_clear() {
     // position a pair, also when hinted after a run that stopped elsewhere. Without the hint,
     // some of these boards need more.
     let (mut boards, mut longer) = (0, 0);
-    for seed in 1..2000 {
-        let board = generate(seed);
-        if !(65..=200).contains(&board.tiles()) {
-            continue;
-        }
-        let heuristic = Params { prove_after: None, ..Params::default() };
-        let sol =
-            solve(&board, &heuristic, &mut Budget::unlimited().with_time(Duration::from_secs(2)), &mut Rng64::seed(1));
-        if !score(&board, &sol.moves).cleared() {
-            continue;
-        }
+    for (seed, board, clear) in cleared_by_the_heuristic(65..=200).take(8) {
         let positions = board.tiles() as u64 / 2;
         let mut hinted = Decider::new(&board).expect("at most 256 tiles");
-        hinted.hint(&sol.moves);
+        hinted.hint(&clear);
         match hinted.run(&mut Budget::unlimited().with_nodes(positions)) {
             Verdict::Optimal(moves) => assert!(score(&board, &moves).cleared(), "seed {seed}"),
             other => panic!("seed {seed}: {other:?} within {positions} positions"),
@@ -115,14 +113,11 @@ fn a_hinted_clear_leads_the_exact_search_straight_to_a_clear() {
         if !matches!(plain.run(&mut Budget::unlimited().with_nodes(positions)), Verdict::Optimal(_)) {
             longer += 1;
             // Stopped deep in a path of its own, then hinted: it starts again along the hint.
-            plain.hint(&sol.moves);
+            plain.hint(&clear);
             let again = plain.run(&mut Budget::unlimited().with_nodes(positions));
             assert!(matches!(&again, Verdict::Optimal(m) if score(&board, m).cleared()), "seed {seed}: {again:?}");
         }
         boards += 1;
-        if boards == 8 {
-            break;
-        }
     }
     assert_eq!(boards, 8, "too few boards of 65 to 200 tiles");
     assert!(longer > 0, "every board was cleared as soon without the hint");
