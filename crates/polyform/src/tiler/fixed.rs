@@ -12,89 +12,148 @@
 //! remembers the count below each state, as the main count does.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use tessera_core::runtime::{POLL_INTERVAL, Stop, StopReason};
 
-use crate::tiler::plan::Plan;
+use crate::tiler::plan::{Placement, Plan};
 
-/// Counts the tilings of `plan` that its symmetry `g` (an index into [`Plan::symmetries`]) maps to
-/// themselves, or says why it stopped.
-pub(crate) fn count_fixed(plan: &Plan, g: usize, stop: &mut dyn Stop) -> Result<u64, StopReason> {
-    let orbits = Orbits::new(plan, g);
-    let counts: Vec<u32> = plan.types.iter().map(|t| t.count).collect();
-    let mut search = Search { orbits: &orbits, memo: HashMap::new(), nodes: 0, stop };
-    // Bits of the layout that are no board cell start covered.
-    let mut occ = vec![!0u64; plan.nbits.div_ceil(64)];
-    flip(&mut occ, &plan.bit_of);
-    search.below(&mut occ, &mut counts.clone())
+/// Counts, for any symmetry of one plan, the tilings it maps to themselves.
+pub(crate) struct FixedTilings<'a> {
+    plan: &'a Plan,
+    /// Each placement by its type and sorted cells, to find a placement's image.
+    index: HashMap<(usize, &'a [u32]), usize, Quick>,
+    /// Each placement's lowest bit in the plan's layout.
+    low: Vec<u32>,
 }
 
-/// Every placement's orbit under the powers of one symmetry, filed by the placement's first
-/// cell; only orbits that could be part of a fixed tiling are kept.
+impl<'a> FixedTilings<'a> {
+    pub(crate) fn new(plan: &'a Plan) -> Self {
+        let index = plan.placements.iter().enumerate().map(|(k, p)| ((p.ty, plan.cells_of(p)), k)).collect();
+        let low = plan.placements.iter().map(|p| bits_of(plan, p).min().unwrap_or(0)).collect();
+        FixedTilings { plan, index, low }
+    }
+
+    /// Counts the tilings that the symmetry `g` (an index into [`Plan::symmetries`]) maps to
+    /// themselves, or says why it stopped.
+    pub(crate) fn count(&self, g: usize, stop: &mut dyn Stop) -> Result<u64, StopReason> {
+        let plan = self.plan;
+        let orbits = Orbits::new(self, g);
+        let mut left: Vec<u32> = plan.types.iter().map(|t| t.count).collect();
+        // Bits of the layout that are no board cell start covered.
+        let mut occ = vec![!0u64; plan.nbits.div_ceil(64)];
+        flip(&mut occ, &plan.bit_of);
+        let mut search = Search { orbits: &orbits, memo: HashMap::default(), key: Vec::new(), nodes: 0, stop };
+        search.below(&mut occ, &mut left)
+    }
+}
+
+/// A placement's cells as bits of the plan's layout.
+fn bits_of<'p>(plan: &'p Plan, p: &'p Placement) -> impl Iterator<Item = u32> + 'p {
+    plan.cells_of(p).iter().map(|&c| plan.bit_of[c as usize])
+}
+
+/// The orbits of the placements under the powers of one symmetry that could be part of a fixed
+/// tiling, each filed under the lowest bit of every placement in it. One flat list each (a
+/// count of a small puzzle makes these for dozens of symmetries).
 struct Orbits {
-    /// `by_first[b]`: the orbits whose first placement's lowest bit is `b`.
-    by_first: Vec<Vec<Orbit>>,
-}
-
-/// The cells an orbit covers (as sorted bits of the plan's layout) and the copies of each type
-/// it uses.
-struct Orbit {
+    /// Orbit `o` covers `cells[ends[o].0..ends[o + 1].0]` (sorted bits of the layout) and uses
+    /// `types[ends[o].1..ends[o + 1].1]` (a type and its copies); `ends[0]` is `(0, 0)`.
     cells: Vec<u32>,
     types: Vec<(usize, u32)>,
+    ends: Vec<(u32, u32)>,
+    /// The orbits with a placement whose lowest bit is `b`: `filed[first[b]..first[b + 1]]`.
+    filed: Vec<u32>,
+    first: Vec<u32>,
 }
 
 impl Orbits {
-    fn new(plan: &Plan, g: usize) -> Self {
+    fn new(fixed: &FixedTilings<'_>, g: usize) -> Self {
+        let plan = fixed.plan;
         let (perm, map) = (&plan.symmetries[g], &plan.type_maps[g]);
-        let index: HashMap<(usize, &[u32]), usize> =
-            plan.placements.iter().enumerate().map(|(k, p)| ((p.ty, plan.cells_of(p)), k)).collect();
         // The image of a placement under g: the placement of the mapped type on the mapped cells.
-        let mut cells = Vec::new();
+        let mut mapped = Vec::new();
         let mut image = |k: usize| {
             let p = &plan.placements[k];
-            cells.clear();
-            cells.extend(plan.cells_of(p).iter().map(|&c| perm[c as usize]));
-            cells.sort_unstable();
-            index.get(&(usize::from(map[p.ty]), cells.as_slice())).copied()
+            mapped.clear();
+            mapped.extend(plan.cells_of(p).iter().map(|&c| perm[c as usize]));
+            mapped.sort_unstable();
+            fixed.index.get(&(usize::from(map[p.ty]), mapped.as_slice())).copied()
         };
-        let mut by_first: Vec<Vec<Orbit>> = (0..plan.nbits).map(|_| Vec::new()).collect();
-        for (k, p) in plan.placements.iter().enumerate() {
-            let Some(orbit) = orbit_of(plan, k, &mut image) else { continue };
-            let first = plan.cells_of(p).iter().map(|&c| plan.bit_of[c as usize]).min();
-            by_first[first.unwrap_or(0) as usize].push(orbit);
+        let mut orbits =
+            Orbits { cells: Vec::new(), types: Vec::new(), ends: vec![(0, 0)], filed: Vec::new(), first: Vec::new() };
+        let mut seen = vec![false; plan.placements.len()];
+        // (lowest bit, orbit) for each placement of a kept orbit.
+        let (mut members, mut lows) = (Vec::new(), Vec::new());
+        // Each cycle of placements once (g permutes them), from its first placement.
+        for k in 0..plan.placements.len() {
+            if seen[k] {
+                continue;
+            }
+            members.clear();
+            let mut q = k;
+            let closed = loop {
+                seen[q] = true;
+                members.push(q);
+                match image(q) {
+                    Some(r) if !seen[r] => q = r,
+                    Some(r) => break r == k,
+                    None => break false,
+                }
+            };
+            if closed && orbits.push(plan, &members) {
+                let o = orbits.ends.len() as u32 - 2;
+                lows.extend(members.iter().map(|&m| (fixed.low[m], o)));
+            }
         }
-        Orbits { by_first }
+        lows.sort_unstable();
+        orbits.filed = lows.iter().map(|&(_, o)| o).collect();
+        orbits.first = (0..=plan.nbits as u32).map(|b| lows.partition_point(|&(low, _)| low < b) as u32).collect();
+        orbits
     }
-}
 
-/// The orbit of placement `k` under `image`, if its placements neither overlap nor cover a
-/// cell twice (a placement mapped onto its own cells with another type overlaps itself).
-fn orbit_of(plan: &Plan, k: usize, image: &mut impl FnMut(usize) -> Option<usize>) -> Option<Orbit> {
-    let (mut cells, mut types) = (Vec::new(), Vec::<(usize, u32)>::new());
-    let mut q = k;
-    loop {
-        let p = &plan.placements[q];
-        cells.extend(plan.cells_of(p).iter().map(|&c| plan.bit_of[c as usize]));
-        match types.iter_mut().find(|t| t.0 == p.ty) {
-            Some(t) => t.1 += 1,
-            None => types.push((p.ty, 1)),
+    /// Adds the orbit made of the placements `members`, if they neither overlap nor cover a
+    /// cell twice (a placement mapped onto its own cells with another type overlaps itself) and
+    /// use no more copies of a type than there are; whether it was added.
+    fn push(&mut self, plan: &Plan, members: &[usize]) -> bool {
+        let (cells_at, types_at) = (self.cells.len(), self.types.len());
+        for p in members.iter().map(|&q| &plan.placements[q]) {
+            self.cells.extend(bits_of(plan, p));
+            match self.types[types_at..].iter_mut().find(|t| t.0 == p.ty) {
+                Some(t) => t.1 += 1,
+                None => self.types.push((p.ty, 1)),
+            }
         }
-        q = image(q)?;
-        if q == k {
-            break;
+        let cells = &mut self.cells[cells_at..];
+        cells.sort_unstable();
+        let overlaps = cells.windows(2).any(|w| w[0] == w[1]);
+        let too_many = self.types[types_at..].iter().any(|&(ty, n)| n > plan.types[ty].count);
+        if overlaps || too_many {
+            self.cells.truncate(cells_at);
+            self.types.truncate(types_at);
+            return false;
         }
+        self.ends.push((self.cells.len() as u32, self.types.len() as u32));
+        true
     }
-    cells.sort_unstable();
-    let overlaps = cells.windows(2).any(|w| w[0] == w[1]);
-    let too_many = types.iter().any(|&(ty, n)| n > plan.types[ty].count);
-    (!overlaps && !too_many).then_some(Orbit { cells, types })
+
+    /// The orbits with a placement whose lowest bit is `b`, as their cells and types.
+    fn at(&self, b: usize) -> impl Iterator<Item = (&[u32], &[(usize, u32)])> + '_ {
+        self.filed[self.first[b] as usize..self.first[b + 1] as usize].iter().map(|&o| {
+            let ((c0, t0), (c1, t1)) = (self.ends[o as usize], self.ends[o as usize + 1]);
+            (&self.cells[c0 as usize..c1 as usize], &self.types[t0 as usize..t1 as usize])
+        })
+    }
 }
 
 /// A depth-first count over orbits, remembering the count below each state.
 struct Search<'a> {
     orbits: &'a Orbits,
-    /// Counts below states: (covered cells, copies left) -> tilings.
-    memo: HashMap<(Vec<u64>, Vec<u32>), u64>,
+    /// Counts below states: the covered cells' words, then the copies left of each type ->
+    /// tilings.
+    memo: HashMap<Box<[u64]>, u64, Quick>,
+    /// A state's key, built here before it is looked up.
+    key: Vec<u64>,
     nodes: u64,
     stop: &'a mut dyn Stop,
 }
@@ -102,36 +161,61 @@ struct Search<'a> {
 impl Search<'_> {
     /// The fixed tilings that complete the covered cells `occ` with the copies `left`.
     fn below(&mut self, occ: &mut Vec<u64>, left: &mut Vec<u32>) -> Result<u64, StopReason> {
-        let n = self.orbits.by_first.len();
+        let n = self.orbits.first.len() - 1;
         let Some(first) = (0..occ.len()).find_map(|w| {
             let free = !occ[w];
             (free != 0).then(|| w * 64 + free.trailing_zeros() as usize).filter(|&c| c < n)
         }) else {
             return Ok(1);
         };
-        if let Some(&known) = self.memo.get(&(occ.clone(), left.clone())) {
+        self.key.clear();
+        self.key.extend(occ.iter().copied().chain(left.iter().map(|&k| u64::from(k))));
+        if let Some(&known) = self.memo.get(&self.key[..]) {
             return Ok(known);
         }
+        let key: Box<[u64]> = self.key.as_slice().into();
         self.nodes += 1;
         if self.nodes.is_multiple_of(POLL_INTERVAL) && self.stop.should_stop(POLL_INTERVAL) {
             return Err(self.stop.reason().unwrap_or(StopReason::Cancelled));
         }
         let orbits = self.orbits;
         let mut total = 0;
-        for orbit in &orbits.by_first[first] {
-            let free = orbit.cells.iter().all(|&c| occ[c as usize / 64] >> (c % 64) & 1 == 0);
-            if !free || orbit.types.iter().any(|&(ty, k)| left[ty] < k) {
+        for (cells, types) in orbits.at(first) {
+            let free = cells.iter().all(|&c| occ[c as usize / 64] >> (c % 64) & 1 == 0);
+            if !free || types.iter().any(|&(ty, k)| left[ty] < k) {
                 continue;
             }
-            flip(occ, &orbit.cells);
-            orbit.types.iter().for_each(|&(ty, k)| left[ty] -= k);
+            flip(occ, cells);
+            types.iter().for_each(|&(ty, k)| left[ty] -= k);
             let below = self.below(occ, left);
-            orbit.types.iter().for_each(|&(ty, k)| left[ty] += k);
-            flip(occ, &orbit.cells);
+            types.iter().for_each(|&(ty, k)| left[ty] += k);
+            flip(occ, cells);
             total = super::search::add_weighted(total, below?, 1)?;
         }
-        self.memo.insert((occ.clone(), left.clone()), total);
+        self.memo.insert(key, total);
         Ok(total)
+    }
+}
+
+/// A hasher for the search's keys, a word at a time (the standard one resists chosen keys,
+/// which these never are, at several times the cost).
+#[derive(Default)]
+struct QuickHasher(u64);
+
+type Quick = BuildHasherDefault<QuickHasher>;
+
+impl Hasher for QuickHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    // A slice of words comes here whole, as its bytes.
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        words.by_ref().for_each(|w| self.write_u64(u64::from_le_bytes(w.try_into().unwrap_or_default())));
+        words.remainder().iter().for_each(|&b| self.write_u64(u64::from(b)));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 
@@ -160,7 +244,8 @@ mod tests {
     fn dominoes_on_a_square() {
         let p = plan("##\n##", &[('D', 2, true, "##")]);
         assert_eq!(p.symmetries.len(), 8);
-        let fixed: Vec<u64> = (0..8).map(|g| count_fixed(&p, g, &mut Budget::unlimited().worker()).unwrap()).collect();
+        let fixed: Vec<u64> =
+            (0..8).map(|g| FixedTilings::new(&p).count(g, &mut Budget::unlimited().worker()).unwrap()).collect();
         assert_eq!(fixed[0], 2, "the identity fixes every tiling");
         assert_eq!(fixed.iter().sum::<u64>(), 8, "one class times the group's 8");
         assert_eq!(fixed.iter().filter(|&&f| f == 2).count(), 4);

@@ -33,7 +33,7 @@ use crate::tiler::dlx::Dlx;
 use crate::tiler::engine::Engine;
 use crate::tiler::fast::{Fast, MAX_TYPES};
 use crate::tiler::fit::FitTables;
-use crate::tiler::fixed::count_fixed;
+use crate::tiler::fixed::FixedTilings;
 use crate::tiler::plan::{Group, Plan};
 use crate::tiler::problem::{Problem, draw, picture};
 use crate::tiler::search::add_weighted;
@@ -332,9 +332,9 @@ impl Tiler {
         let sample = accs.into_iter().filter_map(|a| a.1).map(|ids| self.found(&ids).sol).min();
         let mut numerator = raw;
         if share.is_none_or(|s| s.fixed) && outcome.is_complete() && self.plan.areas_match() {
-            let mut stop = budget.worker();
+            let (mut stop, fixed) = (budget.worker(), FixedTilings::new(&self.plan));
             for g in 1..self.plan.symmetries.len() {
-                match count_fixed(&self.plan, g, &mut stop).and_then(|n| add_weighted(numerator, n, 1)) {
+                match fixed.count(g, &mut stop).and_then(|n| add_weighted(numerator, n, 1)) {
                     Ok(sum) => numerator = sum,
                     Err(r) => return Some(Tally { raw, numerator, sample, outcome: Outcome::Stopped(r) }),
                 }
