@@ -46,6 +46,10 @@ pub struct Restriction {
     /// symmetries (indices into [`Plan::symmetries`]) that map it to each placement of its
     /// orbit, one per distinct image.
     pub reps: Vec<Option<Vec<u8>>>,
+    /// For each kept placement of the restricted type: the symmetries other than the identity
+    /// that map it to itself (empty for any other placement). A symmetry that maps a tiling to
+    /// itself is one of these for the tiling's restricted piece.
+    pub keepers: Vec<Vec<u8>>,
 }
 
 /// A compiled problem.
@@ -192,6 +196,13 @@ impl Plan {
     /// [`Plan::symmetries`]) per distinct image of it. `None` for any other placement.
     pub fn reps_of(&self, placement: usize) -> Option<&[u8]> {
         self.restriction.as_ref().and_then(|r| r.reps.get(placement.wrapping_sub(r.first))?.as_deref())
+    }
+
+    /// For a kept placement of the restricted piece: the symmetries other than the identity
+    /// that map it to itself (see [`Restriction::keepers`]). `None` for any other placement.
+    pub fn keepers_of(&self, placement: usize) -> Option<&[u8]> {
+        self.reps_of(placement)?;
+        self.restriction.as_ref().map(|r| r.keepers[placement - r.first].as_slice())
     }
 }
 
@@ -470,6 +481,7 @@ fn restrict<'a>(
     let ty = choose_restricted(types, fixed, all)?;
     let first = all.iter().position(|p| p.ty == ty)?;
     let mut reps = vec![None; all[first..].iter().take_while(|p| p.ty == ty).count()];
+    let mut keepers = vec![Vec::new(); reps.len()];
     let size = cells_of(&all[first]).len();
     // Per symmetry, the image's cells sorted (one buffer for all, reused), and the image's
     // bits sorted.
@@ -490,9 +502,14 @@ fn restrict<'a>(
             let distinct = (0..symmetries.len())
                 .filter(|&g| !cells[..g * size].chunks(size).any(|c| *c == cells[g * size..][..size]));
             reps[k] = Some(distinct.map(|g| g as u8).collect());
+            // The type is one every symmetry keeps: the same cells are the same placement.
+            keepers[k] = (1..symmetries.len())
+                .filter(|&g| cells[g * size..][..size] == cells[..size])
+                .map(|g| g as u8)
+                .collect();
         }
     }
-    Some(Restriction { ty, first, reps })
+    Some(Restriction { ty, first, reps, keepers })
 }
 
 /// The single-copy piece type with the fewest placements among those every symmetry maps to
@@ -620,5 +637,17 @@ mod tests {
         let mut orbit_sizes: Vec<usize> = r.reps.iter().flatten().map(Vec::len).collect();
         orbit_sizes.sort_unstable();
         assert_eq!(orbit_sizes, vec![1, 4, 4]);
+        // The centre is kept in place by all 8 symmetries, a corner and an edge cell by one
+        // reflection each: orbit size times stabiliser is the group's order.
+        for (reps, keepers) in r.reps.iter().zip(&r.keepers) {
+            match reps {
+                Some(reps) => assert_eq!(reps.len() * (keepers.len() + 1), 8),
+                None => assert!(keepers.is_empty()),
+            }
+        }
+        let kept = r.reps.iter().zip(&r.keepers).filter(|(reps, _)| reps.is_some());
+        let mut stabilisers: Vec<usize> = kept.map(|(_, k)| k.len() + 1).collect();
+        stabilisers.sort_unstable();
+        assert_eq!(stabilisers, vec![2, 2, 8]);
     }
 }

@@ -284,7 +284,7 @@ impl Tiler {
         let on_found = |acc: &mut (u64, u64, Option<Solution>, Fixed), ids: &[u32], _: &[char]| {
             let k = self.reps(ids).len() as u64;
             acc.0 += k;
-            acc.1 += if g == 1 { k } else { acc.3.stabiliser(&self.plan, ids) * k };
+            acc.1 += if g == 1 { k } else { acc.3.stabiliser(&self.plan, ids, self.keepers(ids)) * k };
             if acc.2.is_none() {
                 acc.2 = Some(self.found(ids).sol);
             }
@@ -615,6 +615,17 @@ impl Tiler {
         }
     }
 
+    /// The symmetries other than the identity that could map a tiling found by the engine to
+    /// itself: those that keep its restricted piece in place (that piece has one copy, of a
+    /// type every symmetry keeps), or all of them.
+    fn keepers(&self, ids: &[u32]) -> Keepers<'_> {
+        let restricted = ids.iter().find_map(|&id| self.plan.keepers_of(id as usize));
+        match restricted {
+            Some(r) if self.kind == EngineKind::Fast => Keepers::Some(r),
+            _ => Keepers::All,
+        }
+    }
+
     /// The image of a tiling under symmetry `g`.
     fn image(&self, s: &Solution, g: u8) -> Solution {
         if g == 0 {
@@ -634,6 +645,13 @@ impl Tiler {
     }
 }
 
+/// The symmetries other than the identity that may map a tiling to itself.
+#[derive(Clone, Copy)]
+enum Keepers<'a> {
+    Some(&'a [u8]),
+    All,
+}
+
 /// Buffers for finding the symmetries that map a tiling to itself, kept by each worker.
 #[derive(Default)]
 struct Fixed {
@@ -651,7 +669,13 @@ impl Fixed {
     /// each piece go to the cells of one piece, of the type `g` maps the first one's type to (a
     /// reflection may swap a chiral piece with its mirror image). Then `g` maps pieces to
     /// pieces: as a bijection of cells it reaches every piece, so no two pieces go to one.
-    fn stabiliser(&mut self, plan: &Plan, ids: &[u32]) -> u64 {
+    fn stabiliser(&mut self, plan: &Plan, ids: &[u32], keepers: Keepers<'_>) -> u64 {
+        let candidates: &mut dyn Iterator<Item = usize> = match keepers {
+            // Most tilings: only the identity keeps the restricted piece in place.
+            Keepers::Some([]) => return 1,
+            Keepers::Some(gs) => &mut gs.iter().map(|&g| usize::from(g)),
+            Keepers::All => &mut (1..plan.symmetries.len()),
+        };
         self.piece_of.resize(plan.len(), 0);
         self.ty_of.resize(plan.len(), 0);
         for (k, &id) in ids.iter().enumerate() {
@@ -665,7 +689,7 @@ impl Fixed {
         // than the one they map its type to, most often the first cell: that test needs no
         // buffer to clear (a fifth of a count of tetracubes in 2x4x4 went here before).
         let mut fixed = 1;
-        for (perm, map) in plan.symmetries.iter().zip(&plan.type_maps).skip(1) {
+        for (perm, map) in candidates.map(|g| (&plan.symmetries[g], &plan.type_maps[g])) {
             let ty_of = &self.ty_of;
             let types_go = ty_of.iter().zip(perm).all(|(&t, &to)| map[usize::from(t)] == ty_of[to as usize]);
             fixed += u64::from(types_go && self.pieces_go(perm, ids.len()));
