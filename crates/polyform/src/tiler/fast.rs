@@ -91,6 +91,8 @@ pub(crate) struct Fast<B> {
     up: [(u32, B); STEPS],
     /// Flood steps: `(k, bits whose neighbour is k bits lower)`.
     down: [(u32, B); STEPS],
+    /// Entries of `up` and of `down` in use, the larger (see [`Fast::flood`]).
+    steps: usize,
     fillable: Vec<bool>,
     /// The regions the last two and the last three pieces may tile (when copies used pack into
     /// a word), made by the first enumeration to visit [`Fast::filters_after`] nodes: a search
@@ -141,6 +143,7 @@ impl<B: CellBits> Fast<B> {
             used_bits: units.as_ref().map(|u| u.1),
             up: [(0, B::empty()); STEPS],
             down: [(0, B::empty()); STEPS],
+            steps: 0,
             fillable: plan.fillable.clone(),
             filters: OnceLock::new(),
             filters_after: u64::MAX,
@@ -160,6 +163,7 @@ impl<B: CellBits> Fast<B> {
                 down += 1;
             }
         }
+        f.steps = up.max(down);
         for (u, x) in f.units.iter_mut().zip(units.map(|u| u.0).unwrap_or_default()) {
             *u = x;
         }
@@ -298,23 +302,34 @@ impl<B: CellBits> Fast<B> {
         Some(out)
     }
 
-    /// One flood step: `set` and its neighbours (a fixed number of steps, so the loops unroll).
+    /// One flood step: `set` and its neighbours along the first `N` steps each way (a number
+    /// fixed at compile time, so the loops unroll).
     #[inline]
-    fn grow(&self, set: B) -> B {
+    fn grow<const N: usize>(&self, set: B) -> B {
         let mut grown = set;
-        for &(k, from) in &self.up {
+        for &(k, from) in &self.up[..N] {
             grown |= (set & from).shl(k);
         }
-        for &(k, from) in &self.down {
+        for &(k, from) in &self.down[..N] {
             grown |= (set & from).shr(k);
         }
         grown
     }
 
-    /// Everything in `within` connected to `from` (which lies in `within`).
-    fn flood(&self, mut from: B, within: B) -> B {
+    /// Everything in `within` connected to `from` (which lies in `within`), in steps of as many
+    /// neighbours as the lattice has each way (entries past them hold no bits): two on square
+    /// and triangle boards, three on cube ones, four on hex ones.
+    fn flood(&self, from: B, within: B) -> B {
+        match self.steps {
+            0..=2 => self.flood_in::<2>(from, within),
+            3 => self.flood_in::<3>(from, within),
+            _ => self.flood_in::<STEPS>(from, within),
+        }
+    }
+
+    fn flood_in<const N: usize>(&self, mut from: B, within: B) -> B {
         loop {
-            let grown = self.grow(from) & within;
+            let grown = self.grow::<N>(from) & within;
             // Once all of `within` is reached there is nothing left to grow into: stop without
             // the step that would only find so.
             if grown == from || grown == within {
