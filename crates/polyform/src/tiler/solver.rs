@@ -282,9 +282,11 @@ impl Tiler {
         // Per worker: raw and distinct counts (times |G|), the first tiling, and buffers for the
         // symmetry test (hot: one call a tiling found, which builds no tiling).
         let on_found = |acc: &mut (u64, u64, Option<Solution>, Fixed), ids: &[u32], _: &[char]| {
-            let k = self.reps(ids).len() as u64;
+            let restricted = self.restricted(ids);
+            let k = restricted.and_then(|id| self.plan.reps_of(id)).map_or(1, <[u8]>::len) as u64;
             acc.0 += k;
-            acc.1 += if g == 1 { k } else { acc.3.stabiliser(&self.plan, ids, self.keepers(ids)) * k };
+            let keepers = restricted.and_then(|id| self.plan.keepers_of(id));
+            acc.1 += if g == 1 { k } else { acc.3.stabiliser(&self.plan, ids, keepers) * k };
             if acc.2.is_none() {
                 acc.2 = Some(self.found(ids).sol);
             }
@@ -608,22 +610,16 @@ impl Tiler {
     /// The symmetries that map a tiling found by the engine to the tilings it stands for (the
     /// fast engine restricts one piece to break the board's symmetry).
     fn reps(&self, ids: &[u32]) -> &[u8] {
-        let restricted = ids.iter().find_map(|&id| self.plan.reps_of(id as usize));
-        match restricted {
-            Some(r) if self.kind == EngineKind::Fast => r,
-            _ => &IDENTITY,
-        }
+        self.restricted(ids).and_then(|id| self.plan.reps_of(id)).unwrap_or(&IDENTITY)
     }
 
-    /// The symmetries other than the identity that could map a tiling found by the engine to
-    /// itself: those that keep its restricted piece in place (that piece has one copy, of a
-    /// type every symmetry keeps), or all of them.
-    fn keepers(&self, ids: &[u32]) -> Keepers<'_> {
-        let restricted = ids.iter().find_map(|&id| self.plan.keepers_of(id as usize));
-        match restricted {
-            Some(r) if self.kind == EngineKind::Fast => Keepers::Some(r),
-            _ => Keepers::All,
+    /// The kept placement of the restricted piece in a tiling found by the engine, if the
+    /// engine restricts one (the fast engine does, when the board has symmetries).
+    fn restricted(&self, ids: &[u32]) -> Option<usize> {
+        if self.kind != EngineKind::Fast {
+            return None;
         }
+        ids.iter().map(|&id| id as usize).find(|&id| self.plan.reps_of(id).is_some())
     }
 
     /// The image of a tiling under symmetry `g`.
@@ -645,13 +641,6 @@ impl Tiler {
     }
 }
 
-/// The symmetries other than the identity that may map a tiling to itself.
-#[derive(Clone, Copy)]
-enum Keepers<'a> {
-    Some(&'a [u8]),
-    All,
-}
-
 /// Buffers for finding the symmetries that map a tiling to itself, kept by each worker.
 #[derive(Default)]
 struct Fixed {
@@ -669,12 +658,16 @@ impl Fixed {
     /// each piece go to the cells of one piece, of the type `g` maps the first one's type to (a
     /// reflection may swap a chiral piece with its mirror image). Then `g` maps pieces to
     /// pieces: as a bijection of cells it reaches every piece, so no two pieces go to one.
-    fn stabiliser(&mut self, plan: &Plan, ids: &[u32], keepers: Keepers<'_>) -> u64 {
+    ///
+    /// `keepers`: the symmetries other than the identity that keep the tiling's restricted
+    /// piece in place, if it has one (that piece has one copy, of a type every symmetry keeps,
+    /// so only those can map the tiling to itself); `None`: every symmetry is tested.
+    fn stabiliser(&mut self, plan: &Plan, ids: &[u32], keepers: Option<&[u8]>) -> u64 {
         let candidates: &mut dyn Iterator<Item = usize> = match keepers {
             // Most tilings: only the identity keeps the restricted piece in place.
-            Keepers::Some([]) => return 1,
-            Keepers::Some(gs) => &mut gs.iter().map(|&g| usize::from(g)),
-            Keepers::All => &mut (1..plan.symmetries.len()),
+            Some([]) => return 1,
+            Some(gs) => &mut gs.iter().map(|&g| usize::from(g)),
+            None => &mut (1..plan.symmetries.len()),
         };
         self.piece_of.resize(plan.len(), 0);
         self.ty_of.resize(plan.len(), 0);
