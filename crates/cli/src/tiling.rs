@@ -109,6 +109,8 @@ enum LatticeName {
     Triangle,
     /// Cubes, in a box `--depth` layers deep.
     Cube,
+    /// Triangular prisms: triangles in `--depth` layers.
+    Prism,
 }
 
 impl From<LatticeName> for Lattice {
@@ -118,6 +120,7 @@ impl From<LatticeName> for Lattice {
             LatticeName::Hex => Lattice::Hex,
             LatticeName::Triangle => Lattice::Triangle,
             LatticeName::Cube => Lattice::Cube,
+            LatticeName::Prism => Lattice::Prism,
         }
     }
 }
@@ -190,7 +193,7 @@ pub struct ShapeArgs {
     /// Board height.
     #[arg(long, default_value_t = 6)]
     height: u32,
-    /// Board depth in layers (cube lattice only).
+    /// Board depth in layers (cube and prism lattices only).
     #[arg(long, default_value_t = 1)]
     depth: u32,
     /// Cells removed at random.
@@ -308,7 +311,7 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
         built => built?,
     };
     let threads = args.threads.get();
-    if !tiler.plan().areas_match() {
+    if !tiler.plan().area_fits() {
         eprintln!(
             "note: the pieces cover {} cells but the board has {}: there is no tiling",
             puzzle.problem.piece_area(),

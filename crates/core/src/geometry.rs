@@ -8,6 +8,7 @@
 //! | hex | axial `(q, r)` | `(q±1, r)`, `(q, r±1)`, `(q+1, r-1)`, `(q-1, r+1)` |
 //! | triangle | `(x, y, t)`, `t` 0 for an up triangle, 1 for a down one | `(x, y, 0)`: `(x, y, 1)`, `(x-1, y, 1)`, `(x, y-1, 1)` |
 //! | cube | `(x, y, z)` | `(x±1, y, z)`, `(x, y±1, z)`, `(x, y, z±1)` |
+//! | prism | `(x, y, t, z)`: triangle `(x, y, t)` in layer `z` | the triangle's three in its layer, and `(x, y, t, z±1)` |
 //!
 //! The triangles are those of the hex lattice's vertices: `(x, y, 0)` has the corners `(x, y)`,
 //! `(x+1, y)` and `(x, y+1)`, and `(x, y, 1)` the corners `(x+1, y)`, `(x, y+1)` and `(x+1, y+1)`
@@ -30,17 +31,22 @@
 //! The cube lattice is drawn layer by layer (`z = 0, 1, ...`), side by side.
 //!
 //! The cube coordinates of an axial cell are `(q, -q - r, r)`; see [`Coord::cube`].
+//!
+//! A prism cell `(x, y, t, z)` is kept as the [`Coord`] `(x, y, 2z + t)`: its layer and its
+//! triangle's kind in one number (see [`Coord::prism`]), so that a translation by whole layers
+//! adds an even number to `z`.
 
 /// A cell in lattice coordinates: `(x, y)` on the square lattice, axial `(q, r)` on the hex one
 /// (`z` is 0 on both), `(x, y, t)` on the triangle lattice (`z` is `t`), `(x, y, z)` on the cube
-/// lattice.
+/// lattice, `(x, y, 2 * layer + t)` on the prism lattice.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Coord {
     /// Column-like axis (`x`, or axial `q`).
     pub x: i32,
     /// Row axis (`y`, or axial `r`); grows downwards in square and hex pictures.
     pub y: i32,
-    /// The layer of a cube cell, the kind of a triangle (0 up, 1 down); 0 on the plane lattices.
+    /// The layer of a cube cell, the kind of a triangle (0 up, 1 down), twice a prism's layer
+    /// plus its triangle's kind; 0 on the plane lattices.
     pub z: i32,
 }
 
@@ -57,6 +63,18 @@ impl Coord {
     pub const fn cube(self) -> (i32, i32, i32) {
         (self.x, -self.x - self.y, self.y)
     }
+    /// The prism cell of triangle `(x, y, t)` in layer `layer`.
+    pub const fn prism(x: i32, y: i32, t: i32, layer: i32) -> Self {
+        Coord { x, y, z: 2 * layer + t }
+    }
+    /// A prism cell's layer.
+    pub const fn layer(self) -> i32 {
+        self.z.div_euclid(2)
+    }
+    /// A prism cell's triangle kind: 0 up, 1 down.
+    pub const fn kind(self) -> i32 {
+        self.z.rem_euclid(2)
+    }
     /// The axial cell of cube coordinates.
     pub const fn from_cube(x: i32, _y: i32, z: i32) -> Self {
         Coord::new(x, z)
@@ -71,9 +89,14 @@ impl Coord {
     pub const fn key(self) -> (i32, i32, i32) {
         (self.z, self.y, self.x)
     }
-    /// The coordinates as a list of the lattice's arity (2 on square and hex, 3 otherwise).
+    /// The coordinates as a list of the lattice's arity (2 on square and hex, 4 on the prism
+    /// lattice, `x y t z`, 3 otherwise).
     pub fn coords(self, lattice: Lattice) -> Vec<i32> {
-        if lattice.arity() == 2 { vec![self.x, self.y] } else { vec![self.x, self.y, self.z] }
+        match lattice.arity() {
+            2 => vec![self.x, self.y],
+            4 => vec![self.x, self.y, self.kind(), self.layer()],
+            _ => vec![self.x, self.y, self.z],
+        }
     }
 }
 
@@ -90,10 +113,13 @@ pub enum Lattice {
     Triangle,
     /// Cubes, 6 neighbours, 48 symmetries (24 rotations x mirror).
     Cube,
+    /// Triangular prisms: triangles stacked in layers, 5 neighbours, 24 symmetries (12 rotations
+    /// x mirror).
+    Prism,
 }
 
 /// Every lattice, in the order of their names in help texts.
-pub const LATTICES: [Lattice; 4] = [Lattice::Square, Lattice::Hex, Lattice::Triangle, Lattice::Cube];
+pub const LATTICES: [Lattice; 5] = [Lattice::Square, Lattice::Hex, Lattice::Triangle, Lattice::Cube, Lattice::Prism];
 
 const SQUARE_DIRS: [Coord; 4] = [Coord::new(1, 0), Coord::new(0, 1), Coord::new(-1, 0), Coord::new(0, -1)];
 const HEX_DIRS: [Coord; 6] =
@@ -101,6 +127,11 @@ const HEX_DIRS: [Coord; 6] =
 /// From an up triangle `(x, y, 0)` to its neighbours, and from a down one `(x, y, 1)` to its.
 const UP_DIRS: [Coord; 3] = [Coord::at(0, 0, 1), Coord::at(-1, 0, 1), Coord::at(0, -1, 1)];
 const DOWN_DIRS: [Coord; 3] = [Coord::at(0, 0, -1), Coord::at(1, 0, -1), Coord::at(0, 1, -1)];
+/// The same on the prism lattice, with the prisms above and below.
+const UP_PRISM_DIRS: [Coord; 5] =
+    [Coord::at(0, 0, 1), Coord::at(-1, 0, 1), Coord::at(0, -1, 1), Coord::at(0, 0, 2), Coord::at(0, 0, -2)];
+const DOWN_PRISM_DIRS: [Coord; 5] =
+    [Coord::at(0, 0, -1), Coord::at(1, 0, -1), Coord::at(0, 1, -1), Coord::at(0, 0, 2), Coord::at(0, 0, -2)];
 const CUBE_DIRS: [Coord; 6] = [
     Coord::at(1, 0, 0),
     Coord::at(-1, 0, 0),
@@ -118,22 +149,44 @@ impl Lattice {
             Lattice::Hex => "hex",
             Lattice::Triangle => "triangle",
             Lattice::Cube => "cube",
+            Lattice::Prism => "prism",
         }
     }
-    /// Integers per cell in the coordinate form: 2 on square and hex, 3 on triangle and cube.
+    /// Integers per cell in the coordinate form: 2 on square and hex, 3 on triangle and cube, 4
+    /// on the prism lattice.
     pub const fn arity(self) -> usize {
         match self {
             Lattice::Square | Lattice::Hex => 2,
             Lattice::Triangle | Lattice::Cube => 3,
+            Lattice::Prism => 4,
         }
     }
-    /// What a cell's coordinates are called, for messages: `x y`, `q r`, `x y t` or `x y z`.
+    /// What a cell's coordinates are called, for messages: `x y`, `q r`, `x y t`, `x y z` or
+    /// `x y t z`.
     pub const fn coordinate_names(self) -> &'static str {
         match self {
             Lattice::Square => "x y",
             Lattice::Hex => "q r",
             Lattice::Triangle => "x y t",
             Lattice::Cube => "x y z",
+            Lattice::Prism => "x y t z",
+        }
+    }
+    /// Whether the lattice is one of space (cube, prism) rather than of the plane.
+    pub const fn is_solid(self) -> bool {
+        matches!(self, Lattice::Cube | Lattice::Prism)
+    }
+    /// Whether the lattice's cells come in two kinds that no translation turns into each other
+    /// (up and down triangles, on the triangle and prism lattices).
+    pub const fn has_kinds(self) -> bool {
+        matches!(self, Lattice::Triangle | Lattice::Prism)
+    }
+    /// Whether two cells are of the same kind (see [`Lattice::has_kinds`]).
+    pub const fn same_kind(self, a: Coord, b: Coord) -> bool {
+        match self {
+            Lattice::Triangle => a.z == b.z,
+            Lattice::Prism => (a.z - b.z) % 2 == 0,
+            _ => true,
         }
     }
     /// Whether `c` is a cell of the lattice (a triangle's `t` is 0 or 1; plane cells have `z` 0).
@@ -141,7 +194,7 @@ impl Lattice {
         match self {
             Lattice::Square | Lattice::Hex => c.z == 0,
             Lattice::Triangle => c.z == 0 || c.z == 1,
-            Lattice::Cube => true,
+            Lattice::Cube | Lattice::Prism => true,
         }
     }
     /// Unit steps from `c` to its neighbours.
@@ -152,18 +205,21 @@ impl Lattice {
             Lattice::Triangle if c.z == 0 => &UP_DIRS,
             Lattice::Triangle => &DOWN_DIRS,
             Lattice::Cube => &CUBE_DIRS,
+            Lattice::Prism if c.z.rem_euclid(2) == 0 => &UP_PRISM_DIRS,
+            Lattice::Prism => &DOWN_PRISM_DIRS,
         }
     }
     /// The neighbours of `c`.
     pub fn neighbours(self, c: Coord) -> impl Iterator<Item = Coord> {
         self.directions_of(c).iter().map(move |&d| c.add(d))
     }
-    /// Number of rotations (4, 6, 6 or 24).
+    /// Number of rotations (4, 6, 6, 24 or 12).
     pub const fn rotations(self) -> u8 {
         match self {
             Lattice::Square => 4,
             Lattice::Hex | Lattice::Triangle => 6,
             Lattice::Cube => 24,
+            Lattice::Prism => 12,
         }
     }
     /// Every symmetry of the lattice that fixes the origin (a corner of the triangle lattice):
@@ -174,30 +230,34 @@ impl Lattice {
         (0..m).flat_map(move |k| (0..n).map(move |rot| Transform { lattice: self, rot, mirror: k == 1 }))
     }
     /// The translation that takes the lattice's cell of `c`'s kind at the origin to `c`: `c`
-    /// itself, but for triangles, whose kind `t` no translation changes.
+    /// itself, but for triangles and prisms, whose kind `t` no translation changes.
     pub const fn translation(self, c: Coord) -> Coord {
         match self {
             Lattice::Triangle => Coord::new(c.x, c.y),
+            Lattice::Prism => Coord::at(c.x, c.y, c.z - c.z.rem_euclid(2)),
             _ => c,
         }
     }
-    /// Lattice coordinate of the picture cell at `(col, row)` (layer 0 on the cube lattice).
+    /// Lattice coordinate of the picture cell at `(col, row)` (layer 0 on the cube and prism
+    /// lattices).
     pub const fn from_offset(self, col: i32, row: i32) -> Coord {
         match self {
             Lattice::Square | Lattice::Cube => Coord::new(col, row),
             Lattice::Hex => Coord::new(col - row.div_euclid(2), row),
-            Lattice::Triangle => {
+            Lattice::Triangle | Lattice::Prism => {
                 let t = (col + row).rem_euclid(2);
                 Coord::at((col + row - t).div_euclid(2), -row, t)
             }
         }
     }
-    /// Picture position `(col, row)` of a lattice cell (its layer ignored on the cube lattice).
+    /// Picture position `(col, row)` of a lattice cell (its layer ignored on the cube and prism
+    /// lattices).
     pub const fn to_offset(self, c: Coord) -> (i32, i32) {
         match self {
             Lattice::Square | Lattice::Cube => (c.x, c.y),
             Lattice::Hex => (c.x + c.y.div_euclid(2), c.y),
             Lattice::Triangle => (2 * c.x + c.y + c.z, -c.y),
+            Lattice::Prism => (2 * c.x + c.y + c.z.rem_euclid(2), -c.y),
         }
     }
     /// Whether moving picture cells by `(dc, dr)` keeps them the same kind of cell (hex rows keep
@@ -206,7 +266,7 @@ impl Lattice {
         match self {
             Lattice::Square | Lattice::Cube => true,
             Lattice::Hex => dr.rem_euclid(2) == 0,
-            Lattice::Triangle => (dc + dr).rem_euclid(2) == 0,
+            Lattice::Triangle | Lattice::Prism => (dc + dr).rem_euclid(2) == 0,
         }
     }
 }
@@ -217,7 +277,7 @@ impl std::str::FromStr for Lattice {
         LATTICES
             .into_iter()
             .find(|l| l.name() == s)
-            .ok_or_else(|| format!("unknown lattice {s:?} (expected square, hex, triangle or cube)"))
+            .ok_or_else(|| format!("unknown lattice {s:?} (expected square, hex, triangle, cube or prism)"))
     }
 }
 
@@ -234,9 +294,12 @@ pub struct Transform {
     pub lattice: Lattice,
     /// Which rotation: that many turns (90 degrees on the square lattice, 60 on the hex and
     /// triangle ones), or on the cube lattice the rotation of that index in a fixed list of 24
-    /// (0 is the identity).
+    /// (0 is the identity). On the prism lattice, `rot % 6` turns about the layers' axis, and
+    /// from 6 on the layers turned over too (a reflection of the plane with the layers' order
+    /// reversed: a half turn about an axis in the plane).
     pub rot: u8,
-    /// Whether to mirror before turning (on the cube lattice: the point reflection `-c`).
+    /// Whether to mirror before turning (on the cube lattice: the point reflection `-c`; on the
+    /// prism lattice: a reflection of the plane, the layers kept).
     pub mirror: bool,
 }
 
@@ -289,6 +352,13 @@ impl Transform {
                 let (x, y) = self.axial(3 * c.x + 1 + c.z, 3 * c.y + 1 + c.z);
                 let t = x.rem_euclid(3) - 1;
                 Coord::at((x - 1 - t).div_euclid(3), (y - 1 - t).div_euclid(3), t)
+            }
+            Lattice::Prism => {
+                let over = self.rot >= 6;
+                let plane = Transform { lattice: Lattice::Triangle, rot: self.rot % 6, mirror: self.mirror != over };
+                let t = plane.apply(Coord::at(c.x, c.y, c.kind()));
+                let layer = if over { -c.layer() } else { c.layer() };
+                Coord::prism(t.x, t.y, t.z, layer)
             }
             Lattice::Cube => {
                 let v = if self.mirror { [-c.x, -c.y, -c.z] } else { [c.x, c.y, c.z] };
@@ -525,7 +595,7 @@ impl BoardIndex {
                 // Hot: one box test per anchor, then one grid load per cell (no branch: about
                 // half the anchors fail, at any of the cells). A triangle's first cell goes on
                 // triangles of its kind only.
-                if anchor.z != first.z && self.lattice == Lattice::Triangle {
+                if !self.lattice.same_kind(anchor, first) {
                     continue;
                 }
                 if !self.inside(anchor.add(lo)) || !self.inside(anchor.add(hi)) {
@@ -562,7 +632,7 @@ mod tests {
             assert_eq!(serde_json::from_str::<Lattice>(&json).unwrap(), lattice);
             assert_eq!(lattice.name().parse::<Lattice>(), Ok(lattice));
         }
-        assert!("cubic".parse::<Lattice>().unwrap_err().contains("triangle or cube"));
+        assert!("cubic".parse::<Lattice>().unwrap_err().contains("cube or prism"));
     }
 
     /// Cells of a lattice around the origin.
@@ -571,7 +641,7 @@ mod tests {
         let layers = match lattice {
             Lattice::Square | Lattice::Hex => 0..=0,
             Lattice::Triangle => 0..=1,
-            Lattice::Cube => -3..=3,
+            Lattice::Cube | Lattice::Prism => -3..=3,
         };
         layers.flat_map(|z| r.clone().flat_map(move |y| (-3..=3).map(move |x| Coord::at(x, y, z)))).collect()
     }
@@ -655,6 +725,30 @@ mod tests {
         assert!(!cube(&[(0, 0, 0), (1, 0, 1)]).is_connected());
     }
 
+    /// Prisms: a lone prism has two orientations (up and down), a stack of two prisms (one
+    /// above the other) two, a diamond (two triangles side by side) of one layer three, and a
+    /// chiral piece (a diamond with a prism on top of one end) twelve of each hand. Twelve
+    /// rotations of a row of six triangles in two layers keep its cells within it.
+    #[test]
+    fn prisms_have_their_orientations() {
+        let prism = |cells: &[(i32, i32, i32, i32)]| {
+            Polyform::new(Lattice::Prism, cells.iter().map(|&(x, y, t, z)| Coord::prism(x, y, t, z)))
+        };
+        assert_eq!(prism(&[(0, 0, 0, 0)]).orientations(true).len(), 2);
+        assert_eq!(prism(&[(0, 0, 0, 0), (0, 0, 0, 1)]).orientations(true).len(), 2);
+        let diamond = prism(&[(0, 0, 0, 0), (0, 0, 1, 0)]);
+        assert!(diamond.is_connected() && diamond.is_achiral());
+        assert_eq!(diamond.orientations(false).len(), 3);
+        let chiral = prism(&[(0, 0, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1), (1, 0, 0, 0)]);
+        assert!(chiral.is_connected());
+        assert!(!chiral.is_achiral());
+        assert_eq!((chiral.orientations(false).len(), chiral.orientations(true).len()), (12, 24));
+        assert!(!prism(&[(0, 0, 0, 0), (0, 0, 0, 2)]).is_connected());
+        // Coordinates: x y t z round trip through the kept form.
+        let c = Coord::prism(3, -1, 1, -2);
+        assert_eq!((c.layer(), c.kind(), c.coords(Lattice::Prism)), (-2, 1, vec![3, -1, 1, -2]));
+    }
+
     #[test]
     fn placements_in_a_box_and_on_triangles() {
         // Dominoes in a 2x2x2 box: 12 edges; a lone triangle on a hexagon: 6, each once.
@@ -680,12 +774,12 @@ mod tests {
             for t in ts {
                 // Neighbours map to neighbours.
                 let dirs: HashSet<Coord> = lattice.neighbours(Coord::default()).collect();
-                for d in lattice.neighbours(Coord::default()).filter(|_| lattice != Lattice::Triangle) {
+                for d in lattice.neighbours(Coord::default()).filter(|_| !lattice.has_kinds()) {
                     assert!(dirs.contains(&t.apply(d)), "{t:?} maps {d:?} off the lattice");
                 }
             }
             // A full turn is the identity; a mirror is an involution.
-            let c = Coord::at(3, -2, if lattice == Lattice::Cube { 5 } else { 0 });
+            let c = Coord::at(3, -2, if lattice.is_solid() { 5 } else { 0 });
             let turn = Transform { lattice, rot: 1, mirror: false };
             let mut d = c;
             for _ in 0..lattice.rotations() {

@@ -1,5 +1,6 @@
 //! SVG pictures of labelled boards: one colour per label, square, hexagonal or triangular cells
-//! (a cube board is drawn layer by layer, as squares: the caller lays the layers out).
+//! (a cube or prism board is drawn layer by layer, as squares or triangles: the caller lays the
+//! layers out).
 //!
 //! ```
 //! use tessera_core::geometry::Lattice;
@@ -67,7 +68,7 @@ fn corners(lattice: Lattice, col: i32, row: i32) -> Vec<(f64, f64)> {
             vec![(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
         }
         Lattice::Hex => (0..6).map(|k| hexagon_corner(x, y, k)).collect(),
-        Lattice::Triangle => {
+        Lattice::Triangle | Lattice::Prism => {
             let (h, top) = (triangle_height(), triangle_height() * row as f64);
             if points_up(col, row) {
                 vec![(x, top), (x + TRIANGLE / 2.0, top + h), (x - TRIANGLE / 2.0, top + h)]
@@ -92,8 +93,10 @@ fn triangle_height() -> f64 {
 fn neighbours(lattice: Lattice, col: i32, row: i32) -> Vec<(i32, i32)> {
     match lattice {
         Lattice::Square | Lattice::Cube => vec![(col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)],
-        Lattice::Triangle if points_up(col, row) => vec![(col + 1, row), (col, row + 1), (col - 1, row)],
-        Lattice::Triangle => vec![(col, row - 1), (col + 1, row), (col - 1, row)],
+        Lattice::Triangle | Lattice::Prism if points_up(col, row) => {
+            vec![(col + 1, row), (col, row + 1), (col - 1, row)]
+        }
+        Lattice::Triangle | Lattice::Prism => vec![(col, row - 1), (col + 1, row), (col - 1, row)],
         Lattice::Hex => {
             // Odd rows are shifted half a cell right: the cells above and below lie half a cell
             // left (even rows) or right (odd rows).
@@ -114,7 +117,7 @@ fn drawn(lattice: Lattice, cells: &[(i32, i32, char)], outline: &str, title: &st
     let (half_w, half_h) = match lattice {
         Lattice::Square | Lattice::Cube => (CELL / 2.0, CELL / 2.0),
         Lattice::Hex => (CELL / 2.0, hex_radius()),
-        Lattice::Triangle => (TRIANGLE / 2.0, triangle_height() * 2.0 / 3.0),
+        Lattice::Triangle | Lattice::Prism => (TRIANGLE / 2.0, triangle_height() * 2.0 / 3.0),
     };
     let (w, h) = centres.iter().fold((0.0f64, 0.0f64), |(w, h), &(x, y)| (w.max(x), h.max(y)));
     // An outline's stroke reaches a pixel past the cells: room for it at the edges.
@@ -144,7 +147,7 @@ fn drawn(lattice: Lattice, cells: &[(i32, i32, char)], outline: &str, title: &st
             Lattice::Hex => {
                 let _ = writeln!(out, r#"<polygon points="{}" fill="{fill}"/>"#, hexagon(x, y));
             }
-            Lattice::Triangle => {
+            Lattice::Triangle | Lattice::Prism => {
                 let points: Vec<String> =
                     corners(lattice, col, row).iter().map(|(cx, cy)| format!("{cx:.1},{cy:.1}")).collect();
                 let _ = writeln!(out, r#"<polygon points="{}" fill="{fill}"/>"#, points.join(" "));
@@ -181,7 +184,7 @@ fn hex_radius() -> f64 {
 fn centre(lattice: Lattice, col: i32, row: i32) -> (f64, f64) {
     match lattice {
         Lattice::Square | Lattice::Cube => (CELL * (col as f64 + 0.5), CELL * (row as f64 + 0.5)),
-        Lattice::Triangle => {
+        Lattice::Triangle | Lattice::Prism => {
             let third = if points_up(col, row) { 2.0 / 3.0 } else { 1.0 / 3.0 };
             (TRIANGLE / 2.0 * (col as f64 + 1.0), triangle_height() * (row as f64 + third))
         }

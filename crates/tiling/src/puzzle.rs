@@ -3,7 +3,7 @@
 //! ```text
 //! # Comments start with '#' (outside pictures).
 //! name pentominoes 6x10
-//! lattice square            # or: hex, triangle, cube
+//! lattice square            # or: hex, triangle, cube, prism
 //! mirror yes                # default for pieces: may they be turned over?
 //! expect raw 9356 distinct 2339
 //! source Haselgrove and Haselgrove, 1960   # where the counts come from (free text)
@@ -18,6 +18,14 @@
 //! .#.
 //! ```
 //!
+//! Puzzles of the kind BurrTools solves say more (see `docs/tiling.md`): what a picture
+//! character means beyond a plain cell (`cell + optional`: a board cell that may stay empty;
+//! `cell r colour 1`: a cell of colour 1, on the board or on a piece), which piece colour may
+//! cover which board colour (`match 1 2`, or `match none`; without `match` lines a colour
+//! matches itself, and a neutral cell anything), at most how many optional cells stay empty
+//! (`holes N`), a range of copies (`piece A x0..3`, `x2..` for as many as fit) and pieces in
+//! several parts (`piece A loose`).
+//!
 //! A picture runs from the line after its header to the next blank line (or the end of the file).
 //! On the hex lattice cells are separated by spaces and odd rows start with one extra space, as
 //! the meteor board is drawn; on the triangle lattice every character is a triangle, up where
@@ -29,10 +37,12 @@
 //!  # # # # #
 //! ```
 //!
-//! Any board or piece may instead be given as coordinates (cube ones must be): a header ending
-//! in the word `cells` is followed by one cell per line, integers separated by spaces, until a
-//! blank line. Square `x y`; hex `q r` (axial); triangle `x y t`, t = 0 up and 1 down, where
-//! `(x, y, 0)` touches `(x, y, 1)`, `(x-1, y, 1)` and `(x, y-1, 1)`; cube `x y z`:
+//! Any board or piece may instead be given as coordinates (cube and prism ones must be): a header
+//! ending in the word `cells` is followed by one cell per line, integers separated by spaces
+//! (then, optionally, a character of a `cell` line), until a blank line. Square `x y`; hex `q r`
+//! (axial); triangle `x y t`, t = 0 up and 1 down, where `(x, y, 0)` touches `(x, y, 1)`,
+//! `(x-1, y, 1)` and `(x, y-1, 1)`; cube `x y z`; prism `x y t z`, the triangle `x y t` in layer
+//! `z`:
 //!
 //! ```text
 //! lattice cube
@@ -48,11 +58,12 @@ use std::fmt::Write as _;
 
 use tessera_core::geometry::{Coord, Lattice, Polyform};
 pub use tessera_polyform::tiler::problem::{MAX_CELLS, PieceSpec, Problem, draw, picture};
-use tessera_polyform::tiler::problem::{check_extent, picture_cells, show};
+use tessera_polyform::tiler::problem::{check_extent, picture_chars, show};
 
 /// The words that start directives; a picture line that starts with one is almost surely a
 /// directive that lost the blank line before it.
-const KEYWORDS: [&str; 7] = ["name", "lattice", "mirror", "expect", "source", "board", "piece"];
+const KEYWORDS: [&str; 10] =
+    ["name", "lattice", "mirror", "expect", "source", "cell", "match", "holes", "board", "piece"];
 
 /// Known solution counts, as stated by the puzzle file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -61,6 +72,8 @@ pub struct Expect {
     pub raw: Option<u64>,
     /// Tilings up to the board's symmetries.
     pub distinct: Option<u64>,
+    /// Assemblies as BurrTools counts them (see `docs/tiling.md`).
+    pub assemblies: Option<u64>,
 }
 
 /// A tiling puzzle: a named problem, with the counts its file states.
@@ -108,7 +121,31 @@ struct Block {
 
 enum BlockKind {
     Board,
-    Piece { label: char, count: u32, mirror: Option<bool> },
+    Piece(PieceHeader),
+}
+
+/// What a `piece` line says.
+struct PieceHeader {
+    label: char,
+    /// Fewest copies.
+    min: u32,
+    /// Most copies (`None`: as many as fit on the board).
+    max: Option<u32>,
+    mirror: Option<bool>,
+    /// Whether its cells may lie apart (several parts).
+    loose: bool,
+}
+
+/// What a picture character (or a coordinate line's last word) means, as a `cell` line says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct CellKind {
+    optional: bool,
+    colour: u8,
+}
+
+/// The meaning of a picture character: plain unless a `cell` line says otherwise.
+fn kind_of(legend: &[(char, CellKind)], ch: char) -> CellKind {
+    legend.iter().find(|(c, _)| *c == ch).map_or_else(CellKind::default, |&(_, k)| k)
 }
 
 impl Puzzle {
@@ -120,6 +157,10 @@ impl Puzzle {
         let mut expect = Expect::default();
         let mut source = None;
         let mut blocks: Vec<Block> = Vec::new();
+        let mut legend: Vec<(char, CellKind)> = Vec::new();
+        let mut matches: Vec<(u8, u8)> = Vec::new();
+        let mut explicit_matches = false;
+        let mut max_holes = None;
         let mut in_picture = false;
         for (k, raw) in text.lines().enumerate() {
             let line = k + 1;
@@ -150,6 +191,19 @@ impl Puzzle {
                 "mirror" => mirror = parse_yes_no(line, &args)?,
                 "expect" => parse_expect(line, &args, &mut expect)?,
                 "source" => source = Some(row.trim_start()["source".len()..].trim().to_string()),
+                "cell" => {
+                    let (ch, kind) = parse_cell_kind(line, &args)?;
+                    if legend.iter().any(|(c, _)| *c == ch) {
+                        return err(line, format!("the character {ch:?} is given a meaning twice"));
+                    }
+                    legend.push((ch, kind));
+                }
+                "match" if args == ["none"] => explicit_matches = true,
+                "match" => {
+                    matches.push(parse_match(line, &args)?);
+                    explicit_matches = true;
+                }
+                "holes" => max_holes = Some(parse_holes(line, &args)?),
                 "board" => {
                     let coordinates = args == ["cells"];
                     if !coordinates {
@@ -164,7 +218,7 @@ impl Puzzle {
                 "piece" => {
                     let coordinates = args.last() == Some(&"cells");
                     let args = if coordinates { &args[..args.len() - 1] } else { &args[..] };
-                    let kind = parse_piece_header(line, args)?;
+                    let kind = BlockKind::Piece(parse_piece_header(line, args)?);
                     blocks.push(Block { header_line: line, kind, coordinates, rows: Vec::new() });
                     in_picture = true;
                 }
@@ -172,7 +226,7 @@ impl Puzzle {
                     return err(
                         line,
                         format!(
-                            "unknown directive {other:?} (expected name, lattice, mirror, expect, source, board or piece)"
+                            "unknown directive {other:?} (expected name, lattice, mirror, expect, source, cell, match, holes, board or piece)"
                         ),
                     );
                 }
@@ -182,34 +236,46 @@ impl Puzzle {
             return err(0, "the file is empty: a puzzle needs a board and pieces");
         }
         let lattice = lattice.unwrap_or(Lattice::Square);
-        let mut board = None;
-        let mut pieces: Vec<PieceSpec> = Vec::new();
-        for b in blocks {
-            let cells = block_cells(lattice, &b)?;
-            match b.kind {
+        let mut board: Option<Vec<(Coord, char)>> = None;
+        let mut headers = Vec::new();
+        for b in &blocks {
+            let cells = block_cells(lattice, b, &legend)?;
+            match &b.kind {
                 BlockKind::Board => board = Some(cells),
-                BlockKind::Piece { label, count, mirror: m } => {
-                    if pieces.iter().any(|p| p.label == label) {
-                        return err(b.header_line, format!("piece label {label:?} is used twice"));
-                    }
-                    if !Polyform::new(lattice, cells.iter().copied()).is_connected() {
-                        return err(
-                            b.header_line,
-                            format!("piece {label:?} is in several parts: every cell must touch another side by side"),
-                        );
-                    }
-                    pieces.push(PieceSpec { label, cells, count, mirror: m.unwrap_or(mirror) });
-                }
+                BlockKind::Piece(h) => headers.push((b.header_line, h, cells)),
             }
         }
         let Some(board) = board else { return err(0, "no board: add a 'board' line followed by its picture") };
         if board.len() > MAX_CELLS {
             return err(0, format!("the board has {} cells; at most {MAX_CELLS} are supported", board.len()));
         }
+        let mut pieces: Vec<PieceSpec> = Vec::new();
+        for (line, h, cells) in headers {
+            pieces.push(piece_of(lattice, line, h, &cells, &legend, board.len(), mirror)?);
+            if pieces[..pieces.len() - 1].iter().any(|p| p.label == h.label) {
+                return err(line, format!("piece label {:?} is used twice", h.label));
+            }
+        }
         if pieces.is_empty() {
             return err(0, "no pieces: add 'piece X' lines, each followed by its picture");
         }
-        let problem = Problem { lattice, board, pieces };
+        let kinds: Vec<CellKind> = board.iter().map(|&(_, ch)| kind_of(&legend, ch)).collect();
+        let mut problem = Problem::new(lattice, board.iter().map(|&(c, _)| c).collect(), pieces);
+        if kinds.iter().any(|k| k.optional) {
+            problem.optional = kinds.iter().map(|k| k.optional).collect();
+        }
+        if kinds.iter().any(|k| k.colour != 0) {
+            problem.colours = kinds.iter().map(|k| k.colour).collect();
+        }
+        problem.max_holes = max_holes;
+        // Without `match` lines a colour matches itself.
+        problem.matches = if explicit_matches {
+            matches
+        } else {
+            legend.iter().filter(|(_, k)| k.colour != 0).map(|(_, k)| (k.colour, k.colour)).collect()
+        };
+        problem.matches.sort_unstable();
+        problem.matches.dedup();
         if problem.piece_area() > MAX_CELLS as u64 {
             let area = problem.piece_area();
             return err(0, format!("the pieces cover {area} cells in all; at most {MAX_CELLS} are supported"));
@@ -218,9 +284,9 @@ impl Puzzle {
     }
 
     /// Writes the puzzle in the text format ([`Puzzle::parse`] reads it back): pictures, but
-    /// coordinates on the cube lattice.
+    /// coordinates on the cube and prism lattices.
     pub fn to_text(&self) -> String {
-        self.write(self.problem.lattice == Lattice::Cube)
+        self.write(self.problem.lattice.is_solid())
     }
 
     /// Writes the puzzle in the text format with every board and piece as coordinates
@@ -237,38 +303,186 @@ impl Puzzle {
         if let Some(source) = &self.source {
             let _ = writeln!(s, "source {source}");
         }
-        if self.expect.raw.is_some() || self.expect.distinct.is_some() {
+        let e = &self.expect;
+        if e.raw.is_some() || e.distinct.is_some() || e.assemblies.is_some() {
             s.push_str("expect");
-            if let Some(r) = self.expect.raw {
-                let _ = write!(s, " raw {r}");
-            }
-            if let Some(d) = self.expect.distinct {
-                let _ = write!(s, " distinct {d}");
+            for (word, n) in [("raw", e.raw), ("distinct", e.distinct), ("assemblies", e.assemblies)] {
+                if let Some(n) = n {
+                    let _ = write!(s, " {word} {n}");
+                }
             }
             s.push('\n');
         }
-        let block = |s: &mut String, cells: &[Coord], label: char| {
+        let legend = self.legend();
+        for (ch, kind) in &legend {
+            let optional = if kind.optional { " optional" } else { "" };
+            let colour = if kind.colour != 0 { format!(" colour {}", kind.colour) } else { String::new() };
+            let _ = writeln!(s, "cell {ch}{optional}{colour}");
+        }
+        for &(piece, board) in &p.matches {
+            let _ = writeln!(s, "match {piece} {board}");
+        }
+        if p.matches.is_empty() && p.has_colours() {
+            // Coloured cells cover neutral ones only (without this line, each colour its own).
+            s.push_str("match none\n");
+        }
+        if let Some(h) = p.max_holes {
+            let _ = writeln!(s, "holes {h}");
+        }
+        let char_of = |kind: CellKind, plain: char| match kind {
+            CellKind { optional: false, colour: 0 } => plain,
+            k => legend.iter().find(|(_, l)| *l == k).map_or(plain, |&(c, _)| c),
+        };
+        let block = |s: &mut String, cells: &[(Coord, char)]| {
             if coordinates {
-                for &c in cells {
+                for &(c, ch) in cells {
                     let coords: Vec<String> = c.coords(p.lattice).iter().map(i32::to_string).collect();
-                    let _ = writeln!(s, "{}", coords.join(" "));
+                    let mark = if legend.iter().any(|(l, _)| *l == ch) { format!(" {ch}") } else { String::new() };
+                    let _ = writeln!(s, "{}{mark}", coords.join(" "));
                 }
             } else {
-                s.push_str(&draw(p.lattice, picture(p.lattice, cells.iter().map(|&c| (c, label)))));
+                s.push_str(&draw(p.lattice, picture(p.lattice, cells.iter().copied())));
             }
         };
         let cells = if coordinates { " cells" } else { "" };
         let _ = writeln!(s, "\nboard{cells}");
-        block(&mut s, &p.board, '#');
+        let board: Vec<(Coord, char)> = (0..p.board.len())
+            .map(|k| (p.board[k], char_of(CellKind { optional: p.is_optional(k), colour: p.colour(k) }, '#')))
+            .collect();
+        block(&mut s, &board);
         for piece in &p.pieces {
             let _ = write!(s, "\npiece {}", piece.label);
-            if piece.count != 1 {
-                let _ = write!(s, " x{}", piece.count);
+            match (piece.min, piece.count) {
+                (1, 1) => {}
+                (min, max) if min == max => {
+                    let _ = write!(s, " x{max}");
+                }
+                (min, max) => {
+                    let _ = write!(s, " x{min}..{max}");
+                }
             }
-            let _ = writeln!(s, " {}{cells}", if piece.mirror { "mirror" } else { "fixed" });
-            block(&mut s, &piece.cells, piece.label);
+            let _ = write!(s, " {}", if piece.mirror { "mirror" } else { "fixed" });
+            if !Polyform::new(p.lattice, piece.cells.iter().copied()).is_connected() {
+                s.push_str(" loose");
+            }
+            let _ = writeln!(s, "{cells}");
+            // A piece drawn with its label, but where that character means something else.
+            let plain = if legend.iter().any(|(c, _)| *c == piece.label) { '#' } else { piece.label };
+            let drawn: Vec<(Coord, char)> = (0..piece.cells.len())
+                .map(|k| (piece.cells[k], char_of(CellKind { optional: false, colour: piece.colour(k) }, plain)))
+                .collect();
+            block(&mut s, &drawn);
         }
         s
+    }
+
+    /// Characters for the kinds of cells the puzzle has beyond plain ones, as `cell` lines give
+    /// them: `+` for an optional cell, digits and letters for colours (none a piece's label).
+    fn legend(&self) -> Vec<(char, CellKind)> {
+        let p = &self.problem;
+        let mut kinds: Vec<CellKind> = (0..p.board.len())
+            .map(|k| CellKind { optional: p.is_optional(k), colour: p.colour(k) })
+            .chain(
+                p.pieces
+                    .iter()
+                    .flat_map(|piece| piece.colours.iter().map(|&colour| CellKind { optional: false, colour })),
+            )
+            .filter(|&k| k != CellKind::default())
+            .collect();
+        kinds.sort_unstable_by_key(|k| (k.colour, k.optional));
+        kinds.dedup();
+        let taken = |c: char| p.pieces.iter().any(|piece| piece.label == c);
+        let mut spare = "+123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ*=%&@$?!~^<>{}[]()/|:;,'\"`"
+            .chars()
+            .chain('\u{00c0}'..'\u{0250}')
+            .filter(move |&c| !taken(c));
+        kinds.into_iter().filter_map(|k| Some((spare.next()?, k))).collect()
+    }
+}
+
+/// A piece from its header and cells: its range resolved against the board, its colours from
+/// the legend.
+fn piece_of(
+    lattice: Lattice,
+    line: usize,
+    h: &PieceHeader,
+    cells: &[(Coord, char)],
+    legend: &[(char, CellKind)],
+    board: usize,
+    mirror: bool,
+) -> Result<PieceSpec, ParseError> {
+    let label = h.label;
+    let coords: Vec<Coord> = cells.iter().map(|&(c, _)| c).collect();
+    if !h.loose && !Polyform::new(lattice, coords.iter().copied()).is_connected() {
+        return err(
+            line,
+            format!("piece {label:?} is in several parts: every cell must touch another side by side (or say 'loose')"),
+        );
+    }
+    let kinds: Vec<CellKind> = cells.iter().map(|&(_, ch)| kind_of(legend, ch)).collect();
+    if let Some(k) = kinds.iter().position(|k| k.optional) {
+        return err(
+            line,
+            format!("piece {label:?} has an optional cell ({:?}): only board cells may stay empty", cells[k].1),
+        );
+    }
+    // As many copies as fit on the board, when no most is given.
+    let max = h.max.unwrap_or((board / coords.len()) as u32).max(h.min).max(1);
+    let mut piece = PieceSpec::new(label, coords, max, h.mirror.unwrap_or(mirror));
+    piece.min = h.min;
+    if kinds.iter().any(|k| k.colour != 0) {
+        piece.colours = kinds.iter().map(|k| k.colour).collect();
+    }
+    Ok(piece)
+}
+
+/// `cell CHAR [optional] [colour N]`.
+fn parse_cell_kind(line: usize, args: &[&str]) -> Result<(char, CellKind), ParseError> {
+    let usage = "expected 'cell CHAR [optional] [colour N]', N from 1 to 63";
+    let Some((first, rest)) = args.split_first() else { return err(line, usage) };
+    let mut chars = first.chars();
+    let (Some(ch), None) = (chars.next(), chars.next()) else {
+        return err(line, format!("{first:?} is not one character ({usage})"));
+    };
+    if ch == '.' {
+        return err(line, "'.' marks holes: it cannot be a cell");
+    }
+    let mut kind = CellKind::default();
+    let mut words = rest.iter();
+    while let Some(&w) = words.next() {
+        match w {
+            "optional" => kind.optional = true,
+            "colour" | "color" => kind.colour = parse_colour(line, words.next().copied())?,
+            other => return err(line, format!("unexpected {other:?} ({usage})")),
+        }
+    }
+    Ok((ch, kind))
+}
+
+/// A colour number, 1 to 63.
+fn parse_colour(line: usize, word: Option<&str>) -> Result<u8, ParseError> {
+    match word.map(str::parse::<u8>) {
+        Some(Ok(n @ 1..=63)) => Ok(n),
+        _ => err(line, format!("{:?} is not a colour: colours are numbered 1 to 63", word.unwrap_or(""))),
+    }
+}
+
+/// `match PIECE BOARD`: a piece cell of colour PIECE may cover a board cell of colour BOARD
+/// (`match none`, read by the caller: no pair does).
+fn parse_match(line: usize, args: &[&str]) -> Result<(u8, u8), ParseError> {
+    match args {
+        [piece, board] => Ok((parse_colour(line, Some(piece))?, parse_colour(line, Some(board))?)),
+        _ => {
+            err(line, "expected 'match PIECE BOARD' (a piece's colour and a board colour it may cover) or 'match none'")
+        }
+    }
+}
+
+/// `holes N`: at most N optional cells stay empty.
+fn parse_holes(line: usize, args: &[&str]) -> Result<u32, ParseError> {
+    match args {
+        [n] => n.parse().or_else(|_| err(line, format!("{n:?} is not a number of holes"))),
+        _ => err(line, "expected 'holes N': at most N optional cells stay empty"),
     }
 }
 
@@ -300,20 +514,21 @@ fn no_args(line: usize, keyword: &str, args: &[&str]) -> Result<(), ParseError> 
 
 fn parse_expect(line: usize, args: &[&str], expect: &mut Expect) -> Result<(), ParseError> {
     if args.is_empty() || !args.len().is_multiple_of(2) {
-        return err(line, "expected 'expect raw N' and/or 'expect distinct N'");
+        return err(line, "expected 'expect raw N', 'expect distinct N' and/or 'expect assemblies N'");
     }
     for pair in args.chunks(2) {
         let n: u64 = pair[1].parse().or_else(|_| err(line, format!("{:?} is not a count", pair[1])))?;
         match pair[0] {
             "raw" => expect.raw = Some(n),
             "distinct" => expect.distinct = Some(n),
-            other => return err(line, format!("unknown count {other:?} (expected raw or distinct)")),
+            "assemblies" => expect.assemblies = Some(n),
+            other => return err(line, format!("unknown count {other:?} (expected raw, distinct or assemblies)")),
         }
     }
     Ok(())
 }
 
-fn parse_piece_header(line: usize, args: &[&str]) -> Result<BlockKind, ParseError> {
+fn parse_piece_header(line: usize, args: &[&str]) -> Result<PieceHeader, ParseError> {
     let Some((first, rest)) = args.split_first() else {
         return err(line, "a piece needs a one-character label: 'piece F'");
     };
@@ -324,44 +539,63 @@ fn parse_piece_header(line: usize, args: &[&str]) -> Result<BlockKind, ParseErro
     if label == '.' {
         return err(line, "'.' cannot label a piece (it marks holes)");
     }
-    let (mut count, mut mirror) = (1, None);
+    let mut h = PieceHeader { label, min: 1, max: Some(1), mirror: None, loose: false };
     for &a in rest {
         match a {
-            "mirror" => mirror = Some(true),
-            "fixed" => mirror = Some(false),
-            _ => match a.strip_prefix('x').map(str::parse::<u32>) {
-                Some(Ok(n)) if n >= 1 => count = n,
+            "mirror" => h.mirror = Some(true),
+            "fixed" => h.mirror = Some(false),
+            "loose" => h.loose = true,
+            _ => match a.strip_prefix('x').map(parse_copies) {
+                Some(Some((min, max))) => (h.min, h.max) = (min, max),
                 _ => {
                     return err(
                         line,
-                        format!("unexpected {a:?} (expected xCOUNT with COUNT >= 1, 'mirror' or 'fixed')"),
+                        format!(
+                            "unexpected {a:?} (expected xCOUNT with COUNT >= 1, a range xLEAST..MOST or xLEAST.., 'mirror', 'fixed' or 'loose')"
+                        ),
                     );
                 }
             },
         }
     }
-    Ok(BlockKind::Piece { label, count, mirror })
+    Ok(h)
 }
 
-/// The cells of a block in lattice coordinates, errors naming the file's line.
-fn block_cells(lattice: Lattice, block: &Block) -> Result<Vec<Coord>, ParseError> {
+/// The copies of `xN` (`N >= 1`), `xA..B` (`A <= B`, `B >= 1`), `xA..` (no most) or `x..B`.
+fn parse_copies(s: &str) -> Option<(u32, Option<u32>)> {
+    let Some((a, b)) = s.split_once("..") else {
+        let n: u32 = s.parse().ok()?;
+        return (n >= 1).then_some((n, Some(n)));
+    };
+    let min = if a.is_empty() { 0 } else { a.parse().ok()? };
+    if b.is_empty() {
+        return Some((min, None));
+    }
+    let max: u32 = b.parse().ok()?;
+    (min <= max && max >= 1).then_some((min, Some(max)))
+}
+
+/// The cells of a block in lattice coordinates, each with the character that draws it (a
+/// coordinate line's last word when it is a character of a `cell` line, else `#`); errors name
+/// the file's line.
+fn block_cells(lattice: Lattice, block: &Block, legend: &[(char, CellKind)]) -> Result<Vec<(Coord, char)>, ParseError> {
     let cells = if block.coordinates {
-        coordinate_cells(lattice, &block.rows)?
-    } else if lattice == Lattice::Cube {
-        let what = match block.kind {
+        coordinate_cells(lattice, &block.rows, legend)?
+    } else if lattice.is_solid() {
+        let what = match &block.kind {
             BlockKind::Board => "board cells".to_string(),
-            BlockKind::Piece { label, .. } => format!("piece {label} ... cells"),
+            BlockKind::Piece(h) => format!("piece {} ... cells", h.label),
         };
-        return err(block.header_line, format!("cube boards and pieces are given as coordinates: write '{what}'"));
+        return err(block.header_line, format!("{lattice} boards and pieces are given as coordinates: write '{what}'"));
     } else {
-        let offsets = picture_cells(lattice, block.rows.iter().map(|(_, row)| row.as_str()))
+        let drawn = picture_chars(lattice, block.rows.iter().map(|(_, row)| row.as_str()))
             .or_else(|(r, e)| err(block.rows[r].0, e))?;
-        offsets.into_iter().map(|(c, r)| lattice.from_offset(c, r)).collect()
+        drawn.into_iter().map(|(c, r, ch)| (lattice.from_offset(c, r), ch)).collect()
     };
     if cells.is_empty() {
-        let what = match block.kind {
+        let what = match &block.kind {
             BlockKind::Board => "the board".to_string(),
-            BlockKind::Piece { label, .. } => format!("piece {label:?}"),
+            BlockKind::Piece(h) => format!("piece {:?}", h.label),
         };
         return err(block.header_line, format!("{what} has no cells (its picture must follow on the next line)"));
     }
@@ -369,41 +603,66 @@ fn block_cells(lattice: Lattice, block: &Block) -> Result<Vec<Coord>, ParseError
         return err(block.header_line, format!("a picture of more than {MAX_CELLS} cells"));
     }
     let what = if block.coordinates { "cells" } else { "a picture" };
-    check_extent(&cells).or_else(|e| err(block.header_line, format!("{what} {e}")))?;
+    let coords: Vec<Coord> = cells.iter().map(|&(c, _)| c).collect();
+    check_extent(&coords).or_else(|e| err(block.header_line, format!("{what} {e}")))?;
     Ok(cells)
 }
 
-/// The cells of a coordinate block: one per line, as many integers as the lattice takes; the
-/// error names the line at fault.
-fn coordinate_cells(lattice: Lattice, rows: &[(usize, String)]) -> Result<Vec<Coord>, ParseError> {
+/// The cells of a coordinate block: one per line, as many integers as the lattice takes, then
+/// optionally a character that says what kind of cell it is (see `cell` lines); the error
+/// names the line at fault.
+fn coordinate_cells(
+    lattice: Lattice,
+    rows: &[(usize, String)],
+    legend: &[(char, CellKind)],
+) -> Result<Vec<(Coord, char)>, ParseError> {
     let arity = lattice.arity();
-    let mut cells: Vec<Coord> = Vec::with_capacity(rows.len());
+    let mut cells: Vec<(Coord, char)> = Vec::with_capacity(rows.len());
     let mut seen = std::collections::HashMap::with_capacity(rows.len());
     for (line, row) in rows {
         let content = row.split('#').next().unwrap_or("");
-        let words: Vec<&str> = content.split_whitespace().collect();
+        let mut words: Vec<&str> = content.split_whitespace().collect();
         if words.is_empty() {
             continue;
+        }
+        // A character of a `cell` line after the coordinates names the kind of cell.
+        let mut ch = '#';
+        if let [.., last] = words[..]
+            && words.len() == arity + 1
+        {
+            let mut chars = last.chars();
+            if let (Some(c), None) = (chars.next(), chars.next())
+                && legend.iter().any(|(l, _)| *l == c)
+            {
+                ch = c;
+                words.pop();
+            }
         }
         if words.len() != arity {
             let names = lattice.coordinate_names();
             return err(*line, format!("{} numbers where a {lattice} cell has {arity} ({names})", words.len()));
         }
-        let mut v = [0i32; 3];
+        let mut v = [0i32; 4];
         for (slot, word) in v.iter_mut().zip(&words) {
             *slot = word.parse().or_else(|_| err(*line, format!("{word:?} is not an integer")))?;
         }
         if v.iter().any(|x| x.unsigned_abs() > 1 << 24) {
             return err(*line, format!("{content:?} lies too far out: coordinates are at most 16777216 either way"));
         }
-        let c = Coord::at(v[0], v[1], v[2]);
+        let c = match lattice {
+            Lattice::Prism if !(0..=1).contains(&v[2]) => {
+                return err(*line, format!("{:?}: t is 0 for an up triangle and 1 for a down one", content.trim()));
+            }
+            Lattice::Prism => Coord::prism(v[0], v[1], v[2], v[3]),
+            _ => Coord::at(v[0], v[1], v[2]),
+        };
         if !lattice.contains(c) {
             return err(*line, format!("{:?}: t is 0 for an up triangle and 1 for a down one", content.trim()));
         }
         if let Some(first) = seen.insert(c, *line) {
             return err(*line, format!("the cell {} again (first on line {first})", show(lattice, c)));
         }
-        cells.push(c);
+        cells.push((c, ch));
     }
     Ok(cells)
 }
@@ -444,7 +703,7 @@ piece D x3 fixed
         assert_eq!(p.problem.board.len(), 6);
         assert_eq!(p.problem.pieces.len(), 1);
         assert_eq!((p.problem.pieces[0].count, p.problem.pieces[0].mirror), (3, false));
-        assert_eq!(p.expect, Expect { raw: Some(3), distinct: Some(2) });
+        assert_eq!(p.expect, Expect { raw: Some(3), distinct: Some(2), assemblies: None });
         assert_eq!(p.problem.piece_area(), 6);
         assert_eq!(Puzzle::parse(&p.to_text()).unwrap(), p);
     }
@@ -511,8 +770,73 @@ piece D x3 fixed
             ("board\n##\n\npiece A cells\n0 0\n2 0\n", 4, "several parts"),
             ("lattice cube\nboard cells\n0 0 0\n\npiece A cells\n0 0 0\n0 1 1\n", 5, "several parts"),
             ("lattice cube\nboard\n##\n", 2, "cube boards and pieces are given as coordinates"),
-            ("lattice cubes\n", 1, "unknown lattice \"cubes\" (expected square, hex, triangle or cube)"),
+            ("lattice cubes\n", 1, "unknown lattice \"cubes\" (expected square, hex, triangle, cube or prism)"),
             ("board cells please\n", 1, "takes no argument but 'cells'"),
+        ];
+        for &(text, line, what) in cases {
+            let e = Puzzle::parse(text).unwrap_err();
+            assert_eq!(e.line, line, "{text:?}: {e}");
+            assert!(e.message.contains(what), "{text:?}: {e}");
+        }
+    }
+
+    /// Optional cells, colours and their matches, a limit of empty cells, ranges of copies,
+    /// pieces in parts, and prisms: read, and written back the same.
+    #[test]
+    fn burr_features_parse_and_round_trip() {
+        let text = "cell + optional
+cell r colour 1
+cell B optional colour 2
+match 1 2
+holes 3
+
+board
+#r+B
+####
+
+piece A x0..2 fixed
+#r
+
+piece C x1.. loose
+#.#
+";
+        let p = Puzzle::parse(text).unwrap();
+        let pr = &p.problem;
+        assert_eq!(pr.optional, vec![false, false, true, true, false, false, false, false]);
+        assert_eq!(pr.colours, vec![0, 1, 0, 2, 0, 0, 0, 0]);
+        assert_eq!((pr.matches.clone(), pr.max_holes), (vec![(1, 2)], Some(3)));
+        let (a, c) = (&pr.pieces[0], &pr.pieces[1]);
+        assert_eq!((a.min, a.count, a.mirror, a.colours.clone()), (0, 2, false, vec![0, 1]));
+        // As many copies as fit: 8 cells, two a copy.
+        assert_eq!((c.min, c.count), (1, 4));
+        assert_eq!(Puzzle::parse(&p.to_text()).unwrap(), p);
+        assert_eq!(Puzzle::parse(&p.to_cells_text()).unwrap().problem, p.problem);
+        // Without `match` lines a colour matches itself.
+        let same = Puzzle::parse(&text.replace("match 1 2\n", "")).unwrap();
+        assert_eq!(same.problem.matches, vec![(1, 1), (2, 2)]);
+        let none = Puzzle::parse(&text.replace("match 1 2", "match none")).unwrap();
+        assert!(none.problem.matches.is_empty());
+        assert_eq!(Puzzle::parse(&none.to_text()).unwrap(), none);
+        // Prisms: x y t z, a picture is refused.
+        let prism = Puzzle::parse(
+            "lattice prism\ncell + optional\nboard cells\n0 0 0 0\n0 0 0 1 +\n\npiece P cells\n0 0 0 0\n",
+        )
+        .unwrap();
+        assert_eq!(prism.problem.board, vec![Coord::prism(0, 0, 0, 0), Coord::prism(0, 0, 0, 1)]);
+        assert_eq!(prism.problem.optional, vec![false, true]);
+        assert_eq!(Puzzle::parse(&prism.to_text()).unwrap(), prism);
+        let cases: &[(&str, usize, &str)] = &[
+            ("cell + optional\nboard\n#\n\npiece A\n+\n", 5, "only board cells may stay empty"),
+            ("cell r colour 64\n", 1, "colours are numbered 1 to 63"),
+            ("cell rr colour 1\n", 1, "not one character"),
+            ("cell r\ncell r optional\n", 2, "a meaning twice"),
+            ("match 1\n", 1, "match PIECE BOARD"),
+            ("holes many\n", 1, "not a number of holes"),
+            ("board\n##\n\npiece A x3..2\n#\n", 4, "xLEAST..MOST"),
+            ("board\n##\n\npiece A x0..0\n#\n", 4, "xLEAST..MOST"),
+            ("lattice prism\nboard\n##\n", 2, "prism boards and pieces are given as coordinates"),
+            ("lattice prism\nboard cells\n0 0 2 0\n", 3, "t is 0 for an up triangle"),
+            ("lattice prism\nboard cells\n0 0 0\n", 3, "3 numbers where a prism cell has 4 (x y t z)"),
         ];
         for &(text, line, what) in cases {
             let e = Puzzle::parse(text).unwrap_err();

@@ -28,7 +28,7 @@ pub struct RandomSpec {
     pub width: u32,
     /// Board height in cells.
     pub height: u32,
-    /// Board depth in layers (the cube lattice; 1 elsewhere).
+    /// Board depth in layers (the cube and prism lattices; 1 elsewhere).
     pub depth: u32,
     /// Cells removed from the rectangle at random.
     pub holes: u32,
@@ -61,8 +61,8 @@ impl RandomSpec {
         if self.width == 0 || self.height == 0 || self.depth == 0 {
             return Err("the board needs a width, a height and a depth of at least 1".into());
         }
-        if self.depth > 1 && self.lattice != Lattice::Cube {
-            return Err(format!("a {} board has one layer: a depth is for the cube lattice", self.lattice));
+        if self.depth > 1 && !self.lattice.is_solid() {
+            return Err(format!("a {} board has one layer: a depth is for the cube and prism lattices", self.lattice));
         }
         let cells = u64::from(self.width) * u64::from(self.height) * u64::from(self.depth);
         if cells > 4096 {
@@ -113,10 +113,15 @@ pub fn planted(spec: &RandomSpec, name: &str, rng: &mut impl Rng) -> Result<Plan
     let mut cells = board_cells(spec);
     cells.shuffle(rng);
     cells.truncate(cells.len() - spec.holes as usize);
-    // In reading order, as a picture of the puzzle would give them (a cube board by layers).
+    // In reading order, as a picture of the puzzle would give them (a solid board by layers).
     let reading = |c: &Coord| {
         let (col, row) = lattice.to_offset(*c);
-        (c.z * i32::from(lattice == Lattice::Cube), row, col)
+        let layer = match lattice {
+            Lattice::Cube => c.z,
+            Lattice::Prism => c.layer(),
+            _ => 0,
+        };
+        (layer, row, col)
     };
     cells.sort_by_key(reading);
     let pieces = cut(spec, &cells, rng);
@@ -136,13 +141,13 @@ pub fn planted(spec: &RandomSpec, name: &str, rng: &mut impl Rng) -> Result<Plan
         for &k in &members {
             label_of_piece[k] = label;
         }
-        // As a picture of the piece would give its cells (coordinates on the cube lattice).
+        // As a picture of the piece would give its cells (coordinates on the solid lattices).
         let mut cells: Vec<Coord> = match lattice {
-            Lattice::Cube => shape.cells().to_vec(),
+            Lattice::Cube | Lattice::Prism => shape.cells().to_vec(),
             _ => shape.offsets().into_iter().map(|(c, r)| lattice.from_offset(c, r)).collect(),
         };
         cells.sort_by_key(reading);
-        specs.push(PieceSpec { label, cells, count: members.len() as u32, mirror: spec.mirror });
+        specs.push(PieceSpec::new(label, cells, members.len() as u32, spec.mirror));
     }
     let mut labels = vec!['?'; cells.len()];
     for (k, p) in pieces.iter().enumerate() {
@@ -152,18 +157,22 @@ pub fn planted(spec: &RandomSpec, name: &str, rng: &mut impl Rng) -> Result<Plan
             }
         }
     }
-    let problem = Problem { lattice, board: cells, pieces: specs };
+    let problem = Problem::new(lattice, cells, specs);
     let puzzle = Puzzle { name: name.to_string(), problem, expect: Expect::default(), source: None };
     Ok(Planted { puzzle, labels })
 }
 
 /// The cells of the spec's box: `width` x `height` picture cells (triangles: `width` in a row),
-/// `depth` layers of them on the cube lattice.
+/// `depth` layers of them on the cube and prism lattices.
 fn board_cells(spec: &RandomSpec) -> Vec<Coord> {
     let (w, h, d) = (spec.width as i32, spec.height as i32, spec.depth as i32);
     let plane = move |z: i32| (0..h).flat_map(move |r| (0..w).map(move |c| (c, r, z)));
-    let cell = |(c, r, z)| match spec.lattice {
+    let cell = |(c, r, z): (i32, i32, i32)| match spec.lattice {
         Lattice::Cube => Coord::at(c, r, z),
+        Lattice::Prism => {
+            let t = Lattice::Triangle.from_offset(c, r);
+            Coord::prism(t.x, t.y, t.z, z)
+        }
         plane => plane.from_offset(c, r),
     };
     (0..d).flat_map(plane).map(cell).collect()
@@ -207,7 +216,7 @@ mod tests {
     fn the_planted_tiling_is_valid() {
         for (k, lattice) in tessera_core::geometry::LATTICES.into_iter().enumerate() {
             for seed in 0..20 {
-                let (height, depth) = if lattice == Lattice::Cube { (3, 2) } else { (6, 1) };
+                let (height, depth) = if lattice.is_solid() { (3, 2) } else { (6, 1) };
                 let spec =
                     RandomSpec { lattice, height, depth, holes: 3, mirror: seed % 2 == 0, ..RandomSpec::default() };
                 let p = planted(&spec, "t", &mut Rng64::seed(seed + 100 * k as u64)).unwrap();

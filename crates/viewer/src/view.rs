@@ -176,13 +176,13 @@ pub struct Bar {
     pub note: String,
 }
 
-/// The name of a lattice in views: how the page draws its cells (cube layers are drawn side by
-/// side as squares).
+/// The name of a lattice in views: how the page draws its cells (cube and prism layers are
+/// drawn side by side, as squares and as triangles).
 pub(crate) fn lattice_name(lattice: Lattice) -> &'static str {
     match lattice {
         Lattice::Square | Lattice::Cube => "square",
         Lattice::Hex => "hex",
-        Lattice::Triangle => "triangle",
+        Lattice::Triangle | Lattice::Prism => "triangle",
     }
 }
 

@@ -1,7 +1,8 @@
 //! The generic engine: the puzzle as an exact-cover problem for the core's dancing-links solver.
 //!
 //! Items are the board cells (each covered once) and the piece types (a type with `k` copies is
-//! one item used exactly `k` times, so identical copies are never permuted). Options are all
+//! one item used exactly `k` times, or a number of times in its range, so identical copies are
+//! never permuted; the board's empty cells are a type of one-cell pieces). Options are all
 //! placements, unpruned and without symmetry breaking: this engine shares no search code with the
 //! fast one, which makes it the cross-check in tests, and it handles boards of any size.
 
@@ -21,7 +22,8 @@ impl Dlx {
         let mut problem = ExactCover::new();
         let n = plan.len();
         problem.add_items(n, Bounds::ONCE);
-        let type_items: Vec<usize> = plan.types.iter().map(|t| problem.add_item(Bounds::exactly(t.count))).collect();
+        let type_items: Vec<usize> =
+            plan.types.iter().map(|t| problem.add_item(Bounds { min: t.min, max: t.count })).collect();
         for p in &plan.placements {
             let mut items: Vec<usize> = plan.cells_of(p).iter().map(|&c| c as usize).collect();
             items.push(type_items[p.ty]);

@@ -94,6 +94,16 @@ pub(crate) struct Fast<B> {
     /// Entries of `up` and of `down` in use, the larger (see [`Fast::flood`]).
     steps: usize,
     fillable: Vec<bool>,
+    /// Whether the pocket check prunes: every piece is in one part (a piece in several could
+    /// reach into a closed region) and some region size is not fillable.
+    pocket_check: bool,
+    /// Whether some type may use fewer copies than its most: a tiling must then be checked
+    /// against the least of each ([`Fast::slack`], [`Fast::required`]).
+    pub(super) ranged: bool,
+    /// Per type: how many of its copies a tiling may leave unused (most minus least).
+    pub(super) slack: [u32; MAX_TYPES],
+    /// The types that a tiling must use (a least of at least one).
+    pub(super) required: u64,
     /// The regions the last two and the last three pieces may tile (when copies used pack into
     /// a word), made by the first enumeration to visit [`Fast::filters_after`] nodes: a search
     /// for one tiling, or a small count, often ends before they would pay.
@@ -144,7 +154,11 @@ impl<B: CellBits> Fast<B> {
             up: [(0, B::empty()); STEPS],
             down: [(0, B::empty()); STEPS],
             steps: 0,
+            pocket_check: plan.connected && plan.fillable.iter().take(plan.len() + 1).any(|&f| !f),
             fillable: plan.fillable.clone(),
+            ranged: plan.has_ranges(),
+            slack: std::array::from_fn(|t| plan.types.get(t).map_or(0, |ty| ty.count - ty.min)),
+            required: plan.types.iter().enumerate().filter(|(_, ty)| ty.min > 0).fold(0, |m, (t, _)| m | 1 << t),
             filters: OnceLock::new(),
             filters_after: u64::MAX,
             all_used: 0,
@@ -183,7 +197,7 @@ impl<B: CellBits> Fast<B> {
     /// a whole count of pentominoes in 3x20), and a long one pays at most about twice what the
     /// better choice in hindsight would (the rent-or-buy rule).
     fn filters_cost(&self) -> u64 {
-        if self.used_bits.is_none() || self.pieces < 3 {
+        if self.used_bits.is_none() || self.pieces < 3 || self.ranged {
             return u64::MAX;
         }
         making_cost(self.masks.len(), |i| self.piece(i)).map_or(u64::MAX, |steps| steps / PAIRS_PER_NODE)
@@ -203,7 +217,9 @@ impl<B: CellBits> Fast<B> {
     /// The filters of pairs and triples, made on first use.
     pub(super) fn filters(&self) -> Option<&Filters> {
         let make = || {
-            if self.used_bits.is_none() || self.pieces < 3 {
+            // The filters hold the regions the last pieces tile: with ranges, which pieces are
+            // the last is not known.
+            if self.used_bits.is_none() || self.pieces < 3 || self.ranged {
                 return None;
             }
             Filters::new(self.masks.len(), |i| self.piece(i), &self.counts)
@@ -271,10 +287,11 @@ impl<B: CellBits> Fast<B> {
     }
 
     /// The first chunk at `f`, the first free cell of `occ`, with a placement that fits (its
-    /// type in `avail`), and those that fit in it (see [`FitTables::first_fitting`]).
+    /// type in `avail`), and those that fit in it (see [`FitTables::first_fitting`]: `need`, the
+    /// types whose copies must still be placed, is `avail` without ranges).
     #[inline(always)]
-    pub(super) fn fitting(&self, f: usize, occ: B, avail: u64) -> Option<(usize, u128)> {
-        self.fit.first_fitting(f, occ, avail, &|i| self.masks[i])
+    pub(super) fn fitting(&self, f: usize, occ: B, avail: u64, need: u64) -> Option<(usize, u128)> {
+        self.fit.first_fitting(f, occ, (avail, need), &|i| self.masks[i])
     }
 
     /// Calls `visit` with every placement from [`Fast::fitting`]'s answer on, until it breaks.
@@ -289,11 +306,13 @@ impl<B: CellBits> Fast<B> {
         self.fit.for_each(at, (occ, avail, &|i| self.masks[i]), visit)
     }
 
-    /// Every placement that fits at the first free cell of `occ` (`None` when the board is full).
-    fn all_fitting(&self, occ: B, avail: u64) -> Option<Vec<u32>> {
+    /// Every placement that fits at the first free cell of `occ` (`None` when the board is full),
+    /// with `counts` copies left of each type.
+    fn all_fitting(&self, occ: B, counts: &[u32]) -> Option<Vec<u32>> {
         let f = (!occ).lowest()?;
         let mut out = Vec::new();
-        if let Some((c, fits)) = self.fitting(f, occ, avail) {
+        let avail = avail_of(counts);
+        if let Some((c, fits)) = self.fitting(f, occ, avail, self.need_of(counts)) {
             let _ = self.each_fitting((f, c, fits), occ, avail, |i| {
                 out.push(i as u32);
                 ControlFlow::<()>::Continue(())
@@ -345,6 +364,9 @@ impl<B: CellBits> Fast<B> {
     /// region is measured.
     #[inline]
     pub(super) fn pockets_ok(&self, occ: B, open: B) -> bool {
+        if !self.pocket_check {
+            return true;
+        }
         let free = !occ;
         let mut closed = free ^ self.flood(free & open, free);
         while !closed.is_empty() {
@@ -357,8 +379,9 @@ impl<B: CellBits> Fast<B> {
         true
     }
 
-    /// [`Engine::run`], with one copy of every type (`ONE`) or not.
-    fn run_as<const ONE: bool>(
+    /// [`Engine::run`], with one copy of every type (`ONE`) or not, with ranges of copies
+    /// (`RANGED`) or not.
+    fn run_as<const ONE: bool, const RANGED: bool>(
         &self,
         prefixes: &[Vec<u32>],
         next: &dyn Fn() -> Option<usize>,
@@ -366,7 +389,7 @@ impl<B: CellBits> Fast<B> {
         labels: Option<&[char]>,
         visit: &mut Visit<'_>,
     ) -> Outcome {
-        let mut run = Run::<B, ONE>::new(self);
+        let mut run = Run::<B, ONE, RANGED>::new(self);
         run.filter_after(self.filters_after);
         if let Some(labels) = labels {
             run.labels = Some(labels);
@@ -385,15 +408,16 @@ impl<B: CellBits> Fast<B> {
         Outcome::Complete
     }
 
-    /// [`Engine::count`] (when [`Engine::counts_subtrees`]: some type has copies).
-    fn count_copies(
+    /// [`Engine::count`] (when [`Engine::counts_subtrees`]: some type has copies), with ranges of
+    /// copies (`RANGED`) or not.
+    fn count_copies<const RANGED: bool>(
         &self,
         prefixes: &[Vec<u32>],
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
         done: &dyn Fn(u64),
     ) -> (u64, Option<Vec<u32>>, Outcome) {
-        let mut run = Run::<B, false>::new(self);
+        let mut run = Run::<B, false, RANGED>::new(self);
         run.filter_after(self.filters_after);
         let window = Window::new(self.span, self.nbits);
         let mut memo = SubtreeCounts::new(COUNTS_LOG2, COUNTS_BYTES, self.used_bits.unwrap_or(0), window);
@@ -443,6 +467,16 @@ pub(super) fn avail_of(counts: &[u32]) -> u64 {
     (0..counts.len()).filter(|&k| counts[k] > 0).fold(0, |a, k| a | 1 << k)
 }
 
+impl<B> Fast<B> {
+    /// The types whose copies must still be placed, with `counts` copies left of each: those
+    /// with copies left, without ranges; those with more left than they may leave unused, with.
+    pub(super) fn need_of(&self, counts: &[u32]) -> u64 {
+        (0..counts.len())
+            .filter(|&k| counts[k] > if self.ranged { self.slack[k] } else { 0 })
+            .fold(0, |a, k| a | 1 << k)
+    }
+}
+
 impl<B: CellBits> Engine for Fast<B> {
     fn prefixes(&self, min: usize) -> Vec<Vec<u32>> {
         let mut level: Vec<Vec<u32>> = vec![Vec::new()];
@@ -451,7 +485,7 @@ impl<B: CellBits> Engine for Fast<B> {
             let mut grew = false;
             for p in &level {
                 let (occ, open, counts) = self.replay(p);
-                match self.all_fitting(occ, avail_of(&counts)) {
+                match self.all_fitting(occ, &counts) {
                     None => next.push(p.clone()),
                     Some(c) if self.pockets_ok(occ, open) => {
                         grew |= !c.is_empty();
@@ -476,10 +510,12 @@ impl<B: CellBits> Engine for Fast<B> {
         labels: Option<&[char]>,
         visit: &mut Visit<'_>,
     ) -> Outcome {
-        if self.counts.iter().all(|&c| c == 1) {
-            self.run_as::<true>(prefixes, next, budget, labels, visit)
+        if self.ranged {
+            self.run_as::<false, true>(prefixes, next, budget, labels, visit)
+        } else if self.counts.iter().all(|&c| c == 1) {
+            self.run_as::<true, false>(prefixes, next, budget, labels, visit)
         } else {
-            self.run_as::<false>(prefixes, next, budget, labels, visit)
+            self.run_as::<false, false>(prefixes, next, budget, labels, visit)
         }
     }
 
@@ -499,7 +535,10 @@ impl<B: CellBits> Engine for Fast<B> {
         done: &dyn Fn(u64),
     ) -> Option<(u64, Option<Vec<u32>>, Outcome)> {
         // States are keyed by the copies used, so they must pack; and with copies, `ONE` is off.
-        self.counts_subtrees().then(|| self.count_copies(prefixes, next, budget, done))
+        self.counts_subtrees().then(|| match self.ranged {
+            true => self.count_copies::<true>(prefixes, next, budget, done),
+            false => self.count_copies::<false>(prefixes, next, budget, done),
+        })
     }
 
     /// Depth-first search in the natural order, then, if that takes long, restarts in random
@@ -507,7 +546,17 @@ impl<B: CellBits> Engine for Fast<B> {
     /// first-solution times on large puzzles. Dead states are kept across restarts: they hold
     /// whatever the order.
     fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
-        let mut run = Run::<B, false>::new(self);
+        match self.ranged {
+            true => self.first_as::<true>(seed, natural_first, budget),
+            false => self.first_as::<false>(seed, natural_first, budget),
+        }
+    }
+}
+
+impl<B: CellBits> Fast<B> {
+    /// [`Engine::first`], with ranges of copies (`RANGED`) or not.
+    fn first_as<const RANGED: bool>(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
+        let mut run = Run::<B, false, RANGED>::new(self);
         let mut rng = Rng64::seed(seed);
         let mut restart = 0u64;
         loop {

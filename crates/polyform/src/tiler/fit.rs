@@ -181,19 +181,20 @@ impl FitTables {
     }
 
     /// The first chunk of the placements filed under `f` (the first free cell of `occ`) with
-    /// one that fits, and those that fit in it; `None` when nothing fits or a type of `avail`
-    /// has no placement filed at `f` or later.
+    /// one that fits (its type in `avail`), and those that fit in it; `None` when nothing fits
+    /// or a type of `need` (those whose copies must still be placed: `avail` itself without
+    /// ranges) has no placement filed at `f` or later.
     #[inline(always)]
     pub(crate) fn first_fitting<B: CellBits>(
         &self,
         f: usize,
         occ: B,
-        avail: u64,
+        (avail, need): (u64, u64),
         mask: &impl Fn(usize) -> B,
     ) -> Option<(usize, u128)> {
         let bit = self.by_bit[f];
         let (first, end) = (bit.first as usize, bit.end as usize);
-        if first == end || bit.expired & avail != 0 {
+        if first == end || bit.expired & need != 0 {
             return None;
         }
         let window = occ.word_at(f + 1);
@@ -360,7 +361,7 @@ mod tests {
                 .collect();
             let mask = |i: usize| sorted[i].2;
             let mut got = Vec::new();
-            if let Some((c, fits)) = fit.first_fitting(f, occ, avail, &mask) {
+            if let Some((c, fits)) = fit.first_fitting(f, occ, (avail, avail), &mask) {
                 let _ = fit.for_each((f, c, fits), (occ, avail, &mask), |i| {
                     got.push(i);
                     ControlFlow::<()>::Continue(())

@@ -56,7 +56,8 @@ fn bits_of<'p>(plan: &'p Plan, p: &'p Placement) -> impl Iterator<Item = u32> + 
 /// The orbits of the placements under the powers of one symmetry that could be part of a fixed
 /// tiling, each filed under the lowest bit of every placement in it. One flat list each (a
 /// count of a small puzzle makes these for dozens of symmetries).
-struct Orbits {
+struct Orbits<'a> {
+    plan: &'a Plan,
     /// Orbit `o` covers `cells[ends[o].0..ends[o + 1].0]` (sorted bits of the layout) and uses
     /// `types[ends[o].1..ends[o + 1].1]` (a type and its copies); `ends[0]` is `(0, 0)`.
     cells: Vec<u32>,
@@ -67,8 +68,8 @@ struct Orbits {
     first: Vec<u32>,
 }
 
-impl Orbits {
-    fn new(fixed: &FixedTilings<'_>, g: usize) -> Self {
+impl<'a> Orbits<'a> {
+    fn new(fixed: &FixedTilings<'a>, g: usize) -> Self {
         let plan = fixed.plan;
         let (perm, map) = (&plan.symmetries[g], &plan.type_maps[g]);
         // The image of a placement under g: the placement of the mapped type on the mapped cells.
@@ -80,8 +81,14 @@ impl Orbits {
             mapped.sort_unstable();
             fixed.index.get(&(usize::from(map[p.ty]), mapped.as_slice())).copied()
         };
-        let mut orbits =
-            Orbits { cells: Vec::new(), types: Vec::new(), ends: vec![(0, 0)], filed: Vec::new(), first: Vec::new() };
+        let mut orbits = Orbits {
+            plan,
+            cells: Vec::new(),
+            types: Vec::new(),
+            ends: vec![(0, 0)],
+            filed: Vec::new(),
+            first: Vec::new(),
+        };
         let mut seen = vec![false; plan.placements.len()];
         // (lowest bit, orbit) for each placement of a kept orbit.
         let (mut members, mut lows) = (Vec::new(), Vec::new());
@@ -148,7 +155,7 @@ impl Orbits {
 
 /// A depth-first count over orbits, remembering the count below each state.
 struct Search<'a> {
-    orbits: &'a Orbits,
+    orbits: &'a Orbits<'a>,
     /// Counts below states: the covered cells' words, then the copies left of each type ->
     /// tilings.
     memo: HashMap<Box<[u64]>, u64, Quick>,
@@ -166,7 +173,9 @@ impl Search<'_> {
             let free = !occ[w];
             (free != 0).then(|| w * 64 + free.trailing_zeros() as usize).filter(|&c| c < n)
         }) else {
-            return Ok(1);
+            // A full board, with at least the least copies of every type.
+            let types = &self.orbits.plan.types;
+            return Ok(u64::from(left.iter().zip(types).all(|(&l, t)| l <= t.count - t.min)));
         };
         self.key.clear();
         self.key.extend(occ.iter().copied().chain(left.iter().map(|&k| u64::from(k))));

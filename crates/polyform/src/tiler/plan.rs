@@ -7,17 +7,19 @@
 //! shortest spans), so that "the first free bit" walks a narrow front across the board (the
 //! order that makes fill-the-first-hole searches fast) and neighbours are a fixed shift apart.
 
-use tessera_core::geometry::{BoardIndex, Coord, Lattice, Polyform};
+use tessera_core::geometry::{BoardIndex, Coord, Lattice, Polyform, Transform};
 
-use crate::tiler::problem::Problem;
+use crate::tiler::problem::{EMPTY, Problem};
 
 /// A piece type as the searches see it.
 #[derive(Clone, Debug)]
 pub struct PieceType {
     /// The label used in drawings.
     pub label: char,
-    /// Copies to place.
+    /// Most copies a tiling uses.
     pub count: u32,
+    /// Fewest copies a tiling uses (`count` unless the type has a range).
+    pub min: u32,
     /// Cells per copy.
     pub size: usize,
 }
@@ -90,6 +92,12 @@ pub struct Plan {
     pub restriction: Option<Restriction>,
     /// `fillable[s]`: some sub-multiset of the pieces has `s` cells in all.
     pub fillable: Vec<bool>,
+    /// Whether every piece is in one part: only then must a region that pieces cannot leave
+    /// have a size the pieces can fill (the searches' pocket check).
+    pub connected: bool,
+    /// The type of the board's empty cells, when optional cells may stay empty: one-cell
+    /// "pieces" placed only on them (the last type).
+    pub empty: Option<usize>,
 }
 
 impl Plan {
@@ -98,13 +106,26 @@ impl Plan {
         let lattice = problem.lattice;
         let cells = problem.board.clone();
         let index = BoardIndex::new(lattice, &cells);
-        let types: Vec<PieceType> =
-            problem.pieces.iter().map(|p| PieceType { label: p.label, count: p.count, size: p.cells.len() }).collect();
-        let orientations: Vec<Vec<Polyform>> = problem
+        let mut types: Vec<PieceType> = problem
             .pieces
             .iter()
-            .map(|p| Polyform::new(lattice, p.cells.iter().copied()).orientations(p.mirror))
+            .map(|p| PieceType { label: p.label, count: p.count, min: p.min, size: p.cells.len() })
             .collect();
+        let mut orientations: Vec<Vec<Shape>> =
+            problem.pieces.iter().map(|p| Shape::orientations(lattice, &p.cells, &p.colours, p.mirror)).collect();
+        let empty = empty_cells(problem).map(|(min, count)| {
+            types.push(PieceType { label: EMPTY, count, min, size: 1 });
+            orientations.push(Shape::orientations(lattice, &[Coord::default()], &[], true));
+            types.len() - 1
+        });
+        // Where each orientation may go: colours must match, and empty cells are optional ones.
+        let fits = |ty: usize, shape: &Shape, at: &[u32]| {
+            if Some(ty) == empty {
+                return problem.is_optional(at[0] as usize);
+            }
+            shape.colours.is_empty()
+                || at.iter().zip(&shape.colours).all(|(&c, &k)| problem.allows(k, problem.colour(c as usize)))
+        };
         // Room for every placement at once (growing the lists would copy them, page by page).
         let most = orientations.iter().map(|o| o.len() * cells.len());
         let mut all = Vec::with_capacity(most.clone().sum());
@@ -115,7 +136,10 @@ impl Plan {
         for (ty, orientations) in orientations.iter().enumerate() {
             for o in orientations {
                 let first = all.len();
-                index.for_each_placement(std::slice::from_ref(o), |cells| {
+                index.for_each_placement(std::slice::from_ref(&o.form), |cells| {
+                    if !fits(ty, o, cells) {
+                        return;
+                    }
                     let start = placement_cells.len();
                     placement_cells.extend_from_slice(cells);
                     // Board cells in reading order and orientations sorted by row make most
@@ -135,8 +159,9 @@ impl Plan {
             (&placement_cells[p.start as usize..][..p.len as usize], n)
         });
         let (bit_of, nbits, line) = layout(lattice, &cells, shapes);
-        let mirror_map = mirror_types(problem, &orientations);
-        let (symmetries, reflected) = board_symmetries(lattice, &index, mirror_map.is_some());
+        let mirror_map = mirror_types(lattice, &types, &problem.pieces, &orientations);
+        let kinds: Vec<(bool, u8)> = (0..cells.len()).map(|k| (problem.is_optional(k), problem.colour(k))).collect();
+        let (symmetries, reflected) = board_symmetries(lattice, &index, &kinds, mirror_map.is_some());
         let identity: Vec<u16> = (0..types.len() as u16).collect();
         let type_maps: Vec<Vec<u16>> = reflected
             .iter()
@@ -145,6 +170,7 @@ impl Plan {
         let cells_of = |p: &Placement| &placement_cells[p.start as usize..][..p.len as usize];
         let fixed: Vec<bool> = (0..types.len()).map(|t| type_maps.iter().all(|m| usize::from(m[t]) == t)).collect();
         let restriction = restrict(&types, &fixed, &all, cells_of, &symmetries, &bit_of);
+        let connected = problem.pieces.iter().all(|p| Polyform::new(lattice, p.cells.iter().copied()).is_connected());
         Plan {
             lattice,
             shifts: shifts(lattice, &index, &bit_of),
@@ -160,6 +186,8 @@ impl Plan {
             type_maps,
             reflected,
             restriction,
+            connected,
+            empty,
         }
     }
 
@@ -180,10 +208,18 @@ impl Plan {
         self.cells.is_empty()
     }
 
-    /// Whether the pieces have exactly as many cells as the board.
-    pub fn areas_match(&self) -> bool {
-        let area: usize = self.types.iter().map(|t| t.size * t.count as usize).sum();
-        area == self.cells.len()
+    /// Whether some choice of copies in the types' ranges (the board's empty cells included)
+    /// has exactly as many cells as the board: otherwise no tiling exists.
+    pub fn area_fits(&self) -> bool {
+        let least: usize = self.types.iter().map(|t| t.size * t.min as usize).sum();
+        let most: usize = self.types.iter().map(|t| t.size * t.count as usize).sum();
+        least <= self.cells.len() && self.cells.len() <= most
+    }
+
+    /// Whether some type may use fewer copies than its most (the board's empty cells count): a
+    /// search then checks each tiling's copies against the types' least.
+    pub fn has_ranges(&self) -> bool {
+        self.types.iter().any(|t| t.min < t.count)
     }
 
     /// The covered board cells of a placement, sorted.
@@ -203,6 +239,67 @@ impl Plan {
     pub fn keepers_of(&self, placement: usize) -> Option<&[u8]> {
         self.reps_of(placement)?;
         self.restriction.as_ref().map(|r| r.keepers[placement - r.first].as_slice())
+    }
+}
+
+/// The range of the board's empty cells, when optional cells may stay empty: `(least, most)`.
+/// Without ranges of copies the pieces' cells fix how many stay empty (none: no empty type; too
+/// many or too few: no tiling, and no empty type either). With ranges any number up to the
+/// optional cells and [`Problem::max_holes`].
+fn empty_cells(problem: &Problem) -> Option<(u32, u32)> {
+    let optional = problem.optional_cells() as u64;
+    let most = problem.max_holes.map_or(optional, |h| optional.min(u64::from(h)));
+    if most == 0 {
+        return None;
+    }
+    if problem.has_ranges() {
+        return Some((0, most as u32));
+    }
+    let left = (problem.board.len() as u64).checked_sub(problem.piece_area())?;
+    (left > 0 && left <= most).then_some((left as u32, left as u32))
+}
+
+/// A piece's shape in one orientation: its cells in normal form, and their colours in the same
+/// order (empty: all neutral).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Shape {
+    form: Polyform,
+    colours: Vec<u8>,
+}
+
+impl Shape {
+    /// The distinct orientations of a piece (see [`Polyform::orientations`]): with colours, two
+    /// that cover the same cells with other colours are distinct.
+    fn orientations(lattice: Lattice, cells: &[Coord], colours: &[u8], mirror: bool) -> Vec<Shape> {
+        if colours.iter().all(|&c| c == 0) {
+            let forms = Polyform::new(lattice, cells.iter().copied()).orientations(mirror);
+            return forms.into_iter().map(|form| Shape { form, colours: Vec::new() }).collect();
+        }
+        let mut out: Vec<Shape> = Vec::new();
+        for t in lattice.transforms(mirror) {
+            let image = Shape::image(lattice, cells, colours, t);
+            if !out.contains(&image) {
+                out.push(image);
+            }
+        }
+        out
+    }
+
+    /// The image of coloured cells under a lattice symmetry, in normal form.
+    fn image(lattice: Lattice, cells: &[Coord], colours: &[u8], t: Transform) -> Shape {
+        let mut pairs: Vec<(Coord, u8)> = cells.iter().zip(colours).map(|(&c, &k)| (t.apply(c), k)).collect();
+        // Polyforms sort their cells by key and translate them, which keeps that order.
+        pairs.sort_by_key(|p| p.0.key());
+        Shape { form: Polyform::new(lattice, pairs.iter().map(|p| p.0)), colours: pairs.iter().map(|p| p.1).collect() }
+    }
+
+    /// The mirror image (any reflection: shapes are compared by their sets of orientations).
+    fn mirrored(&self, lattice: Lattice) -> Shape {
+        let reflection = Transform { lattice, rot: 0, mirror: true };
+        if self.colours.is_empty() {
+            return Shape { form: self.form.transformed(reflection), colours: Vec::new() };
+        }
+        Shape::image(lattice, self.form.cells(), &self.colours, reflection)
     }
 }
 
@@ -228,7 +325,7 @@ fn layout<'a>(
             Lattice::Cube => [c.x, c.y, c.z],
             _ => {
                 let (col, row) = lattice.to_offset(c);
-                [col, row, 0]
+                [col, row, if lattice == Lattice::Prism { c.layer() } else { 0 }]
             }
         })
         .collect();
@@ -239,18 +336,18 @@ fn layout<'a>(
     // before z). A triangle picture's column is half a side wide and its row sqrt(3)/2 of a side
     // high, so its rows are the shorter lines unless the picture is over sqrt(3) times as wide
     // as high (they are also the connected ones: a column pairs triangles off, a row is a strip).
-    let length = |a: usize| match (lattice, a) {
-        (Lattice::Triangle, 0) => size[a] as f64 / 2.0,
-        (Lattice::Triangle, 1) => size[a] as f64 * 3f64.sqrt() / 2.0,
+    let length = |a: usize| match (lattice.has_kinds(), a) {
+        (true, 0) => size[a] as f64 / 2.0,
+        (true, 1) => size[a] as f64 * 3f64.sqrt() / 2.0,
         _ => size[a] as f64,
     };
     let mut axes = [0, 1, 2];
     axes.sort_by(|&a, &b| length(a).total_cmp(&length(b)).then(a.cmp(&b)));
-    if lattice == Lattice::Cube {
+    if lattice.is_solid() {
         axes = shortest_spans(axes, &pos, size, shapes);
     }
     let strides = strides(axes, size);
-    let line = if lattice == Lattice::Cube { size[axes[0]] * size[axes[1]] } else { size[axes[1]] };
+    let line = if lattice.is_solid() { size[axes[0]] * size[axes[1]] } else { size[axes[1]] };
     (pos.iter().map(|p| bit(p, &strides) as u32).collect(), size.iter().product(), line)
 }
 
@@ -399,22 +496,25 @@ impl std::fmt::Display for Group {
 }
 
 /// What the reflections do to the piece types, if they map the set of pieces onto itself: each
-/// type that may be turned over or is its own mirror image stays; each other one becomes a type
-/// of the same count, also not turned over, whose shape is its mirror image (as the one-sided
-/// pentominoes' F and F'). `None` if some type has no such partner. `orientations`: each
-/// type's, as the plan places it.
-fn mirror_types(problem: &Problem, orientations: &[Vec<Polyform>]) -> Option<Vec<u16>> {
-    let lattice = problem.lattice;
-    // A type's orientations as a set (`orientations`: both hands when it may be turned over, or
-    // it is achiral and its rotations hold both already), told by its smallest member, with
-    // whether the set holds both hands and the count.
-    let both: Vec<bool> = problem
-        .pieces
-        .iter()
-        .zip(orientations)
-        .map(|(p, o)| p.mirror || o.contains(&Polyform::new(lattice, p.cells.iter().copied()).mirrored()))
+/// type that may be turned over or is its own mirror image stays (the board's empty cells too);
+/// each other one becomes a type of the same range of copies, also not turned over, whose shape
+/// (with its colours) is its mirror image (as the one-sided pentominoes' F and F'). `None` if
+/// some type has no such partner. `orientations`: each type's, as the plan places it.
+fn mirror_types(
+    lattice: Lattice,
+    types: &[PieceType],
+    pieces: &[crate::tiler::problem::PieceSpec],
+    orientations: &[Vec<Shape>],
+) -> Option<Vec<u16>> {
+    // A type's orientations as a set (both hands when it may be turned over, or it is achiral
+    // and its rotations hold both already), told by its smallest member, with whether the set
+    // holds both hands and the range of copies.
+    let both: Vec<bool> = (0..types.len())
+        .map(|t| {
+            pieces.get(t).is_none_or(|p| p.mirror) || orientations[t].contains(&orientations[t][0].mirrored(lattice))
+        })
         .collect();
-    let key = |t: usize| (problem.pieces[t].count, both[t], orientations[t].iter().min());
+    let key = |t: usize| (types[t].count, types[t].min, both[t], orientations[t].iter().min());
     let keys: Vec<_> = (0..both.len()).map(key).collect();
     let mut taken = vec![false; both.len()];
     let mut map = Vec::with_capacity(both.len());
@@ -424,8 +524,8 @@ fn mirror_types(problem: &Problem, orientations: &[Vec<Polyform>]) -> Option<Vec
             continue;
         }
         // The mirror images of a chiral type's rotations are its mirror image's rotations.
-        let smallest = orientations[t].iter().map(Polyform::mirrored).min();
-        let image = (problem.pieces[t].count, false, smallest.as_ref());
+        let smallest = orientations[t].iter().map(|o| o.mirrored(lattice)).min();
+        let image = (types[t].count, types[t].min, false, smallest.as_ref());
         let partner = (0..both.len()).find(|&u| !taken[u] && keys[u] == image)?;
         taken[partner] = true;
         map.push(partner as u16);
@@ -435,8 +535,14 @@ fn mirror_types(problem: &Problem, orientations: &[Vec<Polyform>]) -> Option<Vec
 
 /// The symmetries of the board that also map the piece set to itself: all rotations, and the
 /// reflections too if `mirror_ok` (they map the set of pieces onto itself: see
-/// [`mirror_types`]); with whether each is a reflection.
-fn board_symmetries(lattice: Lattice, index: &BoardIndex, mirror_ok: bool) -> (Vec<Vec<u32>>, Vec<bool>) {
+/// [`mirror_types`]); with whether each is a reflection. A symmetry maps each board cell to one
+/// of the same kind (`kinds`: whether it is optional, and its colour).
+fn board_symmetries<K: PartialEq>(
+    lattice: Lattice,
+    index: &BoardIndex,
+    kinds: &[K],
+    mirror_ok: bool,
+) -> (Vec<Vec<u32>>, Vec<bool>) {
     let coords = index.cells();
     let anchor = |cs: &[Coord]| cs.iter().copied().min_by_key(|c| c.key());
     let Some(a0) = anchor(coords) else { return (vec![], vec![]) };
@@ -446,7 +552,7 @@ fn board_symmetries(lattice: Lattice, index: &BoardIndex, mirror_ok: bool) -> (V
         let Some(a1) = anchor(&image) else { continue };
         // The translation taking the image's first cell to the board's (none if a triangle of
         // one kind would have to become one of the other).
-        if a1.z != a0.z && lattice == Lattice::Triangle {
+        if !lattice.same_kind(a0, a1) {
             continue;
         }
         let (d0, d1) = (lattice.translation(a0), lattice.translation(a1));
@@ -455,6 +561,7 @@ fn board_symmetries(lattice: Lattice, index: &BoardIndex, mirror_ok: bool) -> (V
             .map(|&c| index.get(Coord::at(c.x - d1.x + d0.x, c.y - d1.y + d0.y, c.z - d1.z + d0.z)).map(|k| k as u32))
             .collect();
         if let Some(perm) = perm
+            && perm.iter().enumerate().all(|(k, &to)| kinds[k] == kinds[to as usize])
             && !out.contains(&perm)
         {
             out.push(perm);
@@ -512,15 +619,15 @@ fn restrict<'a>(
     Some(Restriction { ty, first, reps, keepers })
 }
 
-/// The single-copy piece type with the fewest placements among those every symmetry maps to
-/// themselves (`fixed`): restricting a piece that the search meets early and often prunes the
-/// most.
+/// The single-copy piece type (one copy in every tiling) with the fewest placements among those
+/// every symmetry maps to themselves (`fixed`): restricting a piece that the search meets early
+/// and often prunes the most.
 fn choose_restricted(types: &[PieceType], fixed: &[bool], all: &[Placement]) -> Option<usize> {
     let mut n = vec![0usize; types.len()];
     for p in all {
         n[p.ty] += 1;
     }
-    (0..types.len()).filter(|&t| types[t].count == 1 && fixed[t]).min_by_key(|&t| (n[t], t))
+    (0..types.len()).filter(|&t| types[t].count == 1 && types[t].min == 1 && fixed[t]).min_by_key(|&t| (n[t], t))
 }
 
 #[cfg(test)]
@@ -582,8 +689,8 @@ mod tests {
         let board = (0..z).flat_map(|k| (0..y).flat_map(move |j| (0..x).map(move |i| Coord::at(i, j, k))));
         let cells = piece.iter().map(|&(i, j, k)| Coord::at(i, j, k)).collect();
         let count = (x * y * z) as u32 / piece.len() as u32;
-        let piece = crate::tiler::problem::PieceSpec { label: 'A', cells, count, mirror: false };
-        Plan::new(&Problem { lattice: Lattice::Cube, board: board.collect(), pieces: vec![piece] })
+        let piece = crate::tiler::problem::PieceSpec::new('A', cells, count, false);
+        Plan::new(&Problem::new(Lattice::Cube, board.collect(), vec![piece]))
     }
 
     /// Pieces that lie in planes, in a box two cubes thick, are laid out layer by layer (their

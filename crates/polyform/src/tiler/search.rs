@@ -80,11 +80,14 @@ pub(super) fn dead_log2<B>(placements: usize) -> u32 {
 type Start = Option<(usize, usize, u128)>;
 
 /// The state of one depth-first search.
-pub(super) struct Run<'a, B, const ONE: bool> {
+pub(super) struct Run<'a, B, const ONE: bool, const RANGED: bool> {
     t: &'a Fast<B>,
     counts: [u32; MAX_TYPES],
     /// Bit `t` set iff type `t` has copies left.
     avail: u64,
+    /// Bit `t` set iff type `t` has copies that must still be placed (with `RANGED`; without,
+    /// it is `avail`: see [`Run::need`]).
+    need: u64,
     /// Packed copies used per type, part of the key of [`DeadStates`] (0 if counts do not pack).
     used: u64,
     /// States known to hold no tiling (when copies used pack into a word).
@@ -114,7 +117,7 @@ pub(super) struct Run<'a, B, const ONE: bool> {
     pub(super) board: Vec<char>,
 }
 
-impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
+impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGED> {
     pub(super) fn new(t: &'a Fast<B>) -> Self {
         // Pocket results likewise (both tables are written when made: small puzzles, searched
         // many times over, keep small tables).
@@ -123,6 +126,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
             t,
             counts: [0; MAX_TYPES],
             avail: 0,
+            need: 0,
             used: 0,
             dead: t
                 .used_bits
@@ -170,6 +174,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         self.counts = [0; MAX_TYPES];
         self.counts[..counts.len()].copy_from_slice(counts);
         self.avail = avail_of(counts);
+        self.need = self.t.need_of(counts);
         self.used = prefix.iter().map(|&i| self.t.units[usize::from(self.t.tys[i as usize]) % MAX_TYPES]).sum();
         self.path[..prefix.len()].copy_from_slice(prefix);
         self.placed = prefix.len();
@@ -185,7 +190,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     ) -> ControlFlow<StopReason> {
         match (!occ).lowest() {
             None => self.found(visit),
-            Some(f) => match self.t.fitting(f, occ, self.avail) {
+            Some(f) => match self.t.fitting(f, occ, self.avail, self.need()) {
                 None => ControlFlow::Continue(()),
                 Some((c, fits)) => self.dfs(occ, open, (f, c, fits), visit, budget),
             },
@@ -357,11 +362,32 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     fn start_of(&self, occ: B, i: usize) -> Option<Start> {
         let t = self.t;
         let (ty, next) = (usize::from(t.tys[i]) % MAX_TYPES, occ | t.masks[i]);
-        let avail = if ONE || self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
+        let (avail, need) = self.after(ty);
         match (!next).lowest() {
             None => Some(None),
-            Some(f) => t.fitting(f, next, avail).map(|(c, fits)| Some((f, c, fits))),
+            Some(f) => t.fitting(f, next, avail, need).map(|(c, fits)| Some((f, c, fits))),
         }
+    }
+
+    /// The types with copies left, and those whose copies must still be placed, once a copy of
+    /// type `ty` is placed.
+    #[inline(always)]
+    fn after(&self, ty: usize) -> (u64, u64) {
+        let avail = if ONE || self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
+        let need = if !RANGED {
+            avail
+        } else if ONE || self.counts[ty] <= self.t.slack[ty] + 1 {
+            self.need & !(1 << ty)
+        } else {
+            self.need
+        };
+        (avail, need)
+    }
+
+    /// The types whose copies must still be placed.
+    #[inline(always)]
+    fn need(&self) -> u64 {
+        if RANGED { self.need } else { self.avail }
     }
 
     /// Places placement `i` on a node and searches below it from `at` (see [`Run::start_of`]).
@@ -377,12 +403,15 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     ) -> ControlFlow<StopReason> {
         let t = self.t;
         let (ty, next) = (usize::from(t.tys[i]) % MAX_TYPES, occ | t.masks[i]);
-        let avail = if ONE || self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
-        let (saved, unit) = (self.avail, t.units[ty]);
+        let (avail, need) = self.after(ty);
+        let (saved, unit) = ((self.avail, self.need), t.units[ty]);
         if !ONE {
             self.counts[ty] -= 1;
         }
         self.avail = avail;
+        if RANGED {
+            self.need = need;
+        }
         self.used += unit;
         self.path[self.placed] = i as u32;
         self.placed += 1;
@@ -400,7 +429,10 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         };
         self.placed -= 1;
         self.used -= unit;
-        self.avail = saved;
+        self.avail = saved.0;
+        if RANGED {
+            self.need = saved.1;
+        }
         if !ONE {
             self.counts[ty] += 1;
         }
@@ -420,7 +452,7 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     ) -> Result<u64, StopReason> {
         match (!occ).lowest() {
             None => Ok(self.leaf(first)),
-            Some(f) => match self.t.fitting(f, occ, self.avail) {
+            Some(f) => match self.t.fitting(f, occ, self.avail, self.need()) {
                 None => Ok(0),
                 Some((c, fits)) => self.count_below(occ, open, (f, c, fits), memo, first, budget),
             },
@@ -551,12 +583,15 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
     ) -> Result<u64, StopReason> {
         let t = self.t;
         let (ty, next) = (usize::from(t.tys[i]) % MAX_TYPES, occ | t.masks[i]);
-        let avail = if ONE || self.counts[ty] == 1 { self.avail ^ 1 << ty } else { self.avail };
-        let (saved, unit) = (self.avail, t.units[ty]);
+        let (avail, need) = self.after(ty);
+        let (saved, unit) = ((self.avail, self.need), t.units[ty]);
         if !ONE {
             self.counts[ty] -= 1;
         }
         self.avail = avail;
+        if RANGED {
+            self.need = need;
+        }
         self.used += unit;
         self.path[self.placed] = i as u32;
         self.placed += 1;
@@ -566,15 +601,22 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         };
         self.placed -= 1;
         self.used -= unit;
-        self.avail = saved;
+        self.avail = saved.0;
+        if RANGED {
+            self.need = saved.1;
+        }
         if !ONE {
             self.counts[ty] += 1;
         }
         n
     }
 
-    /// A tiling reached by a count: kept if it is the first.
+    /// A tiling reached by a count: kept if it is the first. (A full board whose pieces fall
+    /// short of some type's least is none.)
     fn leaf(&mut self, first: &mut Option<Vec<u32>>) -> u64 {
+        if !self.complete() {
+            return 0;
+        }
         if first.is_none() {
             *first = Some(self.path[..self.placed].iter().map(|&i| self.t.ids[i as usize]).collect());
         }
@@ -641,7 +683,22 @@ impl<'a, B: CellBits, const ONE: bool> Run<'a, B, ONE> {
         self.pockets.get_or(occ, f, open, || t.pockets_ok(occ, open))
     }
 
+    /// Whether the pieces placed use at least the least copies of every type (always, without
+    /// ranges: a full board then holds every copy).
+    #[inline(always)]
+    fn complete(&self) -> bool {
+        !RANGED
+            || if ONE {
+                self.avail & self.t.required == 0
+            } else {
+                self.counts.iter().zip(&self.t.slack).all(|(&left, &slack)| left <= slack)
+            }
+    }
+
     fn found(&mut self, visit: &mut Visit<'_>) -> ControlFlow<StopReason> {
+        if !self.complete() {
+            return ControlFlow::Continue(());
+        }
         self.found += 1;
         self.ids.clear();
         self.ids.extend(self.path[..self.placed].iter().map(|&i| self.t.ids[i as usize]));

@@ -176,7 +176,7 @@ impl Tiler {
     /// A split of the search into at least `min` prefixes (and [`MIN_PREFIXES`]) when the tree
     /// allows it; none when the pieces' area is not the board's (there is no tiling).
     fn split(&self, min: usize) -> Vec<Vec<u32>> {
-        if !self.plan().areas_match() {
+        if !self.plan().area_fits() {
             return Vec::new();
         }
         self.engine.prefixes(min.max(MIN_PREFIXES))

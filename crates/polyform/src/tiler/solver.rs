@@ -333,7 +333,7 @@ impl Tiler {
         };
         let sample = accs.into_iter().filter_map(|a| a.1).map(|ids| self.found(&ids).sol).min();
         let mut numerator = raw;
-        if share.is_none_or(|s| s.fixed) && outcome.is_complete() && self.plan.areas_match() {
+        if share.is_none_or(|s| s.fixed) && outcome.is_complete() && self.plan.area_fits() {
             let (mut stop, fixed) = (budget.worker(), FixedTilings::new(&self.plan));
             for g in 1..self.plan.symmetries.len() {
                 match fixed.count(g, &mut stop).and_then(|n| add_weighted(numerator, n, 1)) {
@@ -456,7 +456,7 @@ impl Tiler {
     /// succeed wins; see the fast engine's restarts). `seed` makes the run reproducible on one
     /// thread. Dancing links has no random order, so it runs on one thread.
     pub fn first(&self, threads: usize, seed: u64, budget: &Budget) -> Verdict<Solution> {
-        if !self.plan.areas_match() {
+        if !self.plan.area_fits() {
             return Verdict::Infeasible;
         }
         let threads = if self.kind == EngineKind::Dlx { 1 } else { threads };
@@ -534,7 +534,7 @@ impl Tiler {
         I: Fn() -> A + Sync,
         J: Fn(&mut A, &[Vec<u32>], &dyn Fn() -> Option<usize>, &mut Budget) -> Outcome + Sync,
     {
-        if !self.plan.areas_match() {
+        if !self.plan.area_fits() {
             return (vec![init()], Outcome::Complete);
         }
         let whole;
@@ -747,11 +747,7 @@ mod tests {
             from_pictures(Lattice::Square, "#####\n#####\n#####", &[('D', 6, true, "##"), ('L', 1, true, "#.\n##")]),
             from_pictures(Lattice::Triangle, "..#####.\n.#######\n.#######\n..#####.", &[('Z', 12, true, "##")]),
             from_pictures(Lattice::Hex, ". # # # .\n # # # #\n. # # # .", &[('D', 5, true, "# #")]),
-            Ok(Problem {
-                lattice: Lattice::Cube,
-                board: cube,
-                pieces: vec![PieceSpec { label: 'D', cells: dimer.to_vec(), count: 4, mirror: true }],
-            }),
+            Ok(Problem::new(Lattice::Cube, cube, vec![PieceSpec::new('D', dimer.to_vec(), 4, true)])),
         ];
         for problem in problems {
             let problem = problem.unwrap();

@@ -61,18 +61,15 @@ pub fn problem(bag: &Bag, region: &[(i32, i32)]) -> (Problem, i32) {
         .into_iter()
         .zip(&bag.counts)
         .filter(|(_, c)| **c > 0)
-        .map(|(k, &count)| PieceSpec {
-            label: k.name,
-            cells: k.cells.iter().map(|&(x, y)| Coord::new(x, -y)).collect(),
-            count,
-            mirror: false,
+        .map(|(k, &count)| {
+            PieceSpec::new(k.name, k.cells.iter().map(|&(x, y)| Coord::new(x, -y)).collect(), count, false)
         })
         .collect();
     let spare = (region.len() as u64).saturating_sub(bag.cells());
     if spare > 0 {
-        pieces.push(PieceSpec { label: HOLE, cells: vec![Coord::new(0, 0)], count: spare as u32, mirror: false });
+        pieces.push(PieceSpec::new(HOLE, vec![Coord::new(0, 0)], spare as u32, false));
     }
-    (Problem { lattice: Lattice::Square, board, pieces }, top)
+    (Problem::new(Lattice::Square, board, pieces), top)
 }
 
 /// A tiling of [`problem`] as an answer (holes dropped, `y` turned up).
