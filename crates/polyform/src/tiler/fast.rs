@@ -14,7 +14,7 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict};
 
 use crate::bits::CellBits;
-use crate::tiler::engine::{Engine, Visit};
+use crate::tiler::engine::{Engine, Leaves, Visit};
 use crate::tiler::fit::FitTables;
 use crate::tiler::memo::{SubtreeCounts, Window, pack_units};
 use crate::tiler::pairs::{Filters, Piece, making_cost};
@@ -104,6 +104,12 @@ pub(crate) struct Fast<B> {
     pub(super) slack: [u32; MAX_TYPES],
     /// The types that a tiling must use (a least of at least one).
     pub(super) required: u64,
+    /// Bits below this must be covered; the optional cells' bits come after (see
+    /// [`Plan::fixed_bits`]).
+    pub(super) fixed_bits: usize,
+    /// The type of empty cells, if optional cells may stay empty, and the index of its
+    /// placement at each bit from `fixed_bits` on (`u32::MAX`: none).
+    pub(super) empty: Option<(usize, Vec<u32>)>,
     /// The regions the last two and the last three pieces may tile (when copies used pack into
     /// a word), made by the first enumeration to visit [`Fast::filters_after`] nodes: a search
     /// for one tiling, or a small count, often ends before they would pay.
@@ -159,6 +165,8 @@ impl<B: CellBits> Fast<B> {
             ranged: plan.has_ranges(),
             slack: std::array::from_fn(|t| plan.types.get(t).map_or(0, |ty| ty.count - ty.min)),
             required: plan.types.iter().enumerate().filter(|(_, ty)| ty.min > 0).fold(0, |m, (t, _)| m | 1 << t),
+            fixed_bits: plan.fixed_bits,
+            empty: None,
             filters: OnceLock::new(),
             filters_after: u64::MAX,
             all_used: 0,
@@ -167,15 +175,21 @@ impl<B: CellBits> Fast<B> {
             prefetch_bytes: PREFETCH_BYTES,
         };
         let (mut up, mut down) = (0, 0);
-        for (delta, bits) in &plan.shifts {
-            let step = (delta.unsigned_abs(), B::from_cells(bits.iter().map(|&b| b as usize)));
-            if *delta > 0 {
-                f.up[up] = step;
-                up += 1;
-            } else {
-                f.down[down] = step;
-                down += 1;
+        // A layout in lines has at most `STEPS` neighbour steps each way; one with the optional
+        // cells last has no lines (and no pocket check).
+        if plan.fixed_bits == plan.nbits {
+            for (delta, bits) in &plan.shifts {
+                let step = (delta.unsigned_abs(), B::from_cells(bits.iter().map(|&b| b as usize)));
+                if *delta > 0 {
+                    f.up[up] = step;
+                    up += 1;
+                } else {
+                    f.down[down] = step;
+                    down += 1;
+                }
             }
+        } else {
+            f.pocket_check = false;
         }
         f.steps = up.max(down);
         for (u, x) in f.units.iter_mut().zip(units.map(|u| u.0).unwrap_or_default()) {
@@ -183,6 +197,13 @@ impl<B: CellBits> Fast<B> {
         }
         f.all_used = f.counts.iter().zip(&f.units).map(|(&c, &u)| u64::from(c) * u).sum();
         f.file_placements(plan, stop)?;
+        if let Some(e) = plan.empty {
+            let mut at = vec![u32::MAX; plan.nbits.max(1) - plan.fixed_bits];
+            for (i, m) in f.masks.iter().enumerate().filter(|&(i, _)| usize::from(f.tys[i]) == e) {
+                at[m.lowest().unwrap_or(0) - plan.fixed_bits] = i as u32;
+            }
+            f.empty = Some((e, at));
+        }
         let span = f.masks.iter().map(|m| m.highest().unwrap_or(0) - m.lowest().unwrap_or(0) + 1).max();
         f.span = span.unwrap_or(1) as u32;
         f.dead_log2 = dead_log2::<B>(f.masks.len());
@@ -416,28 +437,28 @@ impl<B: CellBits> Fast<B> {
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
         done: &dyn Fn(u64),
-    ) -> (u64, Option<Vec<u32>>, Outcome) {
+    ) -> (u64, Leaves, Outcome) {
         let mut run = Run::<B, false, RANGED>::new(self);
         run.filter_after(self.filters_after);
         let window = Window::new(self.span, self.nbits);
         let mut memo = SubtreeCounts::new(COUNTS_LOG2, COUNTS_BYTES, self.used_bits.unwrap_or(0), window);
-        let (mut total, mut first) = (0u64, None);
+        let (mut total, mut leaves) = (0u64, Leaves::new());
         while let Some(k) = next() {
             if budget.expired() {
-                return (total, first, Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled)));
+                return (total, leaves, Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled)));
             }
             let (occ, open, counts) = self.replay(&prefixes[k]);
             run.reset(&counts, &prefixes[k]);
             let weight: u64 = prefixes[k].iter().map(|&i| u64::from(self.weights[i as usize])).product();
-            match run.count(occ, open, &mut memo, &mut first, budget).and_then(|n| add_weighted(total, n, weight)) {
+            match run.count(occ, open, &mut memo, &mut leaves, budget).and_then(|n| add_weighted(total, n, weight)) {
                 Ok(sum) => {
                     done(sum - total);
                     total = sum;
                 }
-                Err(r) => return (total, first, Outcome::Stopped(r)),
+                Err(r) => return (total, leaves, Outcome::Stopped(r)),
             }
         }
-        (total, first, Outcome::Complete)
+        (total, leaves, Outcome::Complete)
     }
 
     /// The occupancy, open lines and copies left after a prefix.
@@ -533,7 +554,7 @@ impl<B: CellBits> Engine for Fast<B> {
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
         done: &dyn Fn(u64),
-    ) -> Option<(u64, Option<Vec<u32>>, Outcome)> {
+    ) -> Option<(u64, Leaves, Outcome)> {
         // States are keyed by the copies used, so they must pack; and with copies, `ONE` is off.
         self.counts_subtrees().then(|| match self.ranged {
             true => self.count_copies::<true>(prefixes, next, budget, done),

@@ -177,6 +177,17 @@ impl Search<'_> {
             let types = &self.orbits.plan.types;
             return Ok(u64::from(left.iter().zip(types).all(|(&l, t)| l <= t.count - t.min)));
         };
+        // Every cell that must be covered is, and only empty cells are left to place: the rest
+        // stays empty (a symmetry fixes the free cells, whose complement it fixes).
+        let plan = self.orbits.plan;
+        if first >= plan.fixed_bits
+            && let Some(e) = plan.empty
+            && left.iter().enumerate().all(|(t, &l)| t == e || l == 0)
+        {
+            let free: u32 = occ.iter().map(|w| (!w).count_ones()).sum();
+            let t = &plan.types[e];
+            return Ok(u64::from(free <= left[e] && left[e] - free <= t.count - t.min));
+        }
         self.key.clear();
         self.key.extend(occ.iter().copied().chain(left.iter().map(|&k| u64::from(k))));
         if let Some(&known) = self.memo.get(&self.key[..]) {

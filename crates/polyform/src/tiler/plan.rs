@@ -98,6 +98,10 @@ pub struct Plan {
     /// The type of the board's empty cells, when optional cells may stay empty: one-cell
     /// "pieces" placed only on them (the last type).
     pub empty: Option<usize>,
+    /// Bits below this are the cells that must be covered; the optional cells come after them
+    /// (see [`optional_last`]), and a search that has covered the others may close a tiling by
+    /// leaving them all empty. `nbits` without optional cells.
+    pub fixed_bits: usize,
 }
 
 impl Plan {
@@ -158,10 +162,16 @@ impl Plan {
             let p = &all[first];
             (&placement_cells[p.start as usize..][..p.len as usize], n)
         });
-        let (bit_of, nbits, line) = layout(lattice, &cells, shapes);
+        let (mut bit_of, mut nbits, line) = layout(lattice, &cells, shapes);
+        let mut fixed_bits = nbits;
+        if (0..cells.len()).any(|k| problem.is_optional(k)) {
+            (bit_of, fixed_bits) = optional_last(&bit_of, |k| problem.is_optional(k));
+            nbits = cells.len();
+        }
         let mirror_map = mirror_types(lattice, &types, &problem.pieces, &orientations);
         let kinds: Vec<(bool, u8)> = (0..cells.len()).map(|k| (problem.is_optional(k), problem.colour(k))).collect();
-        let (symmetries, reflected) = board_symmetries(lattice, &index, &kinds, mirror_map.is_some());
+        let mirrors = mirror_map.is_some() && !problem.keep_mirrors;
+        let (symmetries, reflected) = board_symmetries(lattice, &index, &kinds, mirrors);
         let identity: Vec<u16> = (0..types.len() as u16).collect();
         let type_maps: Vec<Vec<u16>> = reflected
             .iter()
@@ -169,6 +179,8 @@ impl Plan {
             .collect();
         let cells_of = |p: &Placement| &placement_cells[p.start as usize..][..p.len as usize];
         let fixed: Vec<bool> = (0..types.len()).map(|t| type_maps.iter().all(|m| usize::from(m[t]) == t)).collect();
+        // Never the empty cells: a search may leave them empty without placing them.
+        let fixed: Vec<bool> = fixed.iter().enumerate().map(|(t, &f)| f && Some(t) != empty).collect();
         let restriction = restrict(&types, &fixed, &all, cells_of, &symmetries, &bit_of);
         let connected = problem.pieces.iter().all(|p| Polyform::new(lattice, p.cells.iter().copied()).is_connected());
         Plan {
@@ -188,6 +200,7 @@ impl Plan {
             restriction,
             connected,
             empty,
+            fixed_bits,
         }
     }
 
@@ -301,6 +314,23 @@ impl Shape {
         }
         Shape::image(lattice, self.form.cells(), &self.colours, reflection)
     }
+}
+
+/// Renumbers the bits of a layout so that the cells that must be covered come first, in the
+/// layout's order, and the optional ones after them, in theirs; returns the new bits and how
+/// many cells come first. A search that fills the first free cell then decides the cells that
+/// must be covered first, as dancing links decides its primary items first: it never branches
+/// on whether an optional cell stays empty while some other cell is still open (a box with room
+/// to spare, or a burr's bounding box, has many such cells). The layout's lines are lost, and
+/// with them the pocket check (holes fill any pocket anyway).
+fn optional_last(bit_of: &[u32], optional: impl Fn(usize) -> bool) -> (Vec<u32>, usize) {
+    let mut order: Vec<usize> = (0..bit_of.len()).collect();
+    order.sort_by_key(|&k| (optional(k), bit_of[k]));
+    let mut bits = vec![0; bit_of.len()];
+    for (rank, &k) in order.iter().enumerate() {
+        bits[k] = rank as u32;
+    }
+    (bits, order.iter().filter(|&&k| !optional(k)).count())
 }
 
 /// Numbers the bounding box of the board (of its pictures on the plane lattices, where every
@@ -459,7 +489,7 @@ impl Group {
     /// `2n` in all); on the cube lattice, none (the order says enough).
     pub fn name(&self) -> Option<String> {
         match self.lattice {
-            Lattice::Cube => None,
+            l if l.is_solid() => None,
             _ if self.reflections > 0 => Some(format!("D{}", self.order / 2)),
             _ => Some(format!("C{}", self.order)),
         }

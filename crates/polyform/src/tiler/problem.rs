@@ -78,6 +78,9 @@ pub struct Problem {
     pub matches: Vec<(u8, u8)>,
     /// At most this many optional cells may stay empty (`None`: as many as the pieces leave).
     pub max_holes: Option<u32>,
+    /// Whether a tiling and its mirror image are distinct (BurrTools' "keep mirror solutions"):
+    /// distinct tilings are then counted up to the board's rotations only.
+    pub keep_mirrors: bool,
 }
 
 impl Problem {
@@ -91,6 +94,7 @@ impl Problem {
             colours: Vec::new(),
             matches: Vec::new(),
             max_holes: None,
+            keep_mirrors: false,
         }
     }
 

@@ -35,7 +35,7 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, POLL_INTERVAL, Stop, StopReason};
 
 use crate::bits::CellBits;
-use crate::tiler::engine::Visit;
+use crate::tiler::engine::{Leaves, Visit};
 use crate::tiler::fast::{Fast, MAX_TYPES, avail_of};
 use crate::tiler::memo::{DeadStates, PocketResults, SubtreeCounts, Window};
 use crate::tiler::pairs::RegionFilter;
@@ -208,6 +208,12 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         visit: &mut Visit<'_>,
         budget: &mut Budget,
     ) -> ControlFlow<StopReason> {
+        // Every cell that must be covered is: the rest may all stay empty.
+        if at.0 >= self.t.fixed_bits
+            && let Some(closed) = self.closed_by_holes(occ)
+        {
+            return if closed { self.found_with_holes(occ, visit) } else { ControlFlow::Continue(()) };
+        }
         // Prune: a pocket cannot be filled, or the state is known dead (the pocket check first:
         // its table is the smaller, and a quarter of the nodes it prunes spare a dead-state read).
         let remember = self.placed + NO_DEAD_LEFT < self.t.pieces;
@@ -447,14 +453,14 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         occ: B,
         open: B,
         memo: &mut SubtreeCounts<B>,
-        first: &mut Option<Vec<u32>>,
+        leaves: &mut Leaves,
         budget: &mut Budget,
     ) -> Result<u64, StopReason> {
         match (!occ).lowest() {
-            None => Ok(self.leaf(first)),
+            None => Ok(self.leaf(leaves)),
             Some(f) => match self.t.fitting(f, occ, self.avail, self.need()) {
                 None => Ok(0),
-                Some((c, fits)) => self.count_below(occ, open, (f, c, fits), memo, first, budget),
+                Some((c, fits)) => self.count_below(occ, open, (f, c, fits), memo, leaves, budget),
             },
         }
     }
@@ -467,9 +473,18 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         open: B,
         at: (usize, usize, u128),
         memo: &mut SubtreeCounts<B>,
-        first: &mut Option<Vec<u32>>,
+        leaves: &mut Leaves,
         budget: &mut Budget,
     ) -> Result<u64, StopReason> {
+        if at.0 >= self.t.fixed_bits
+            && let Some(closed) = self.closed_by_holes(occ)
+        {
+            // The tiling's empty cells are not on the path: it is counted, not kept.
+            if closed {
+                leaves.skipped();
+            }
+            return Ok(u64::from(closed));
+        }
         let left = self.t.pieces - self.placed;
         if left > NO_POCKETS_LEFT && !self.pockets_ok_called(occ, at.0, open) {
             return Ok(0);
@@ -482,6 +497,9 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
                 return Ok(0);
             }
             if let Some(n) = memo.get(occ, at.0, self.used) {
+                if n > 0 {
+                    leaves.skipped();
+                }
                 return Ok(n);
             }
         }
@@ -502,7 +520,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
             let mut n = Ok(0);
             for k in base..self.kids.len() {
                 let (i, start) = self.kids[k];
-                let below = self.count_place(occ, open, i as usize, start, memo, first, budget);
+                let below = self.count_place(occ, open, i as usize, start, memo, leaves, budget);
                 n = below.and_then(|below| add_weighted(total, below, t.weights[i as usize].into()));
                 match n {
                     Ok(sum) => total = sum,
@@ -523,7 +541,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
                     return ControlFlow::Continue(());
                 }
             }
-            let n = self.count_child(occ, open, i, memo, first, budget);
+            let n = self.count_child(occ, open, i, memo, leaves, budget);
             match n.and_then(|n| add_weighted(total, n, t.weights[i].into())) {
                 Ok(sum) => {
                     total = sum;
@@ -559,11 +577,11 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         open: B,
         i: usize,
         memo: &mut SubtreeCounts<B>,
-        first: &mut Option<Vec<u32>>,
+        leaves: &mut Leaves,
         budget: &mut Budget,
     ) -> Result<u64, StopReason> {
         match self.start_of(occ, i) {
-            Some(start) => self.count_place(occ, open, i, start, memo, first, budget),
+            Some(start) => self.count_place(occ, open, i, start, memo, leaves, budget),
             None => Ok(0),
         }
     }
@@ -578,7 +596,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         i: usize,
         at: Start,
         memo: &mut SubtreeCounts<B>,
-        first: &mut Option<Vec<u32>>,
+        leaves: &mut Leaves,
         budget: &mut Budget,
     ) -> Result<u64, StopReason> {
         let t = self.t;
@@ -596,8 +614,8 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         self.path[self.placed] = i as u32;
         self.placed += 1;
         let n = match at {
-            None => Ok(self.leaf(first)),
-            Some(at) => self.count_below(next, open & t.opens[i], at, memo, first, budget),
+            None => Ok(self.leaf(leaves)),
+            Some(at) => self.count_below(next, open & t.opens[i], at, memo, leaves, budget),
         };
         self.placed -= 1;
         self.used -= unit;
@@ -611,15 +629,13 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         n
     }
 
-    /// A tiling reached by a count: kept if it is the first. (A full board whose pieces fall
-    /// short of some type's least is none.)
-    fn leaf(&mut self, first: &mut Option<Vec<u32>>) -> u64 {
+    /// A tiling reached by a count: kept with the others met (see [`Leaves`]). (A full board
+    /// whose pieces fall short of some type's least is none.)
+    fn leaf(&mut self, leaves: &mut Leaves) -> u64 {
         if !self.complete() {
             return 0;
         }
-        if first.is_none() {
-            *first = Some(self.path[..self.placed].iter().map(|&i| self.t.ids[i as usize]).collect());
-        }
+        leaves.push(|| self.path[..self.placed].iter().map(|&i| self.t.ids[i as usize]).collect());
         1
     }
 
@@ -681,6 +697,45 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
     fn pockets_ok(&mut self, occ: B, f: usize, open: B) -> bool {
         let t = self.t;
         self.pockets.get_or(occ, f, open, || t.pockets_ok(occ, open))
+    }
+
+    /// At a node whose cells that must be covered all are, with no copies left but empty cells:
+    /// whether leaving every free cell empty makes a tiling (as many empty cells left as there
+    /// are free cells, and within their range). `None` when some other piece has copies left
+    /// (it may still go on the optional cells), or the puzzle has no empty cells.
+    #[inline]
+    fn closed_by_holes(&self, occ: B) -> Option<bool> {
+        let e = self.t.empty.as_ref()?.0;
+        if self.avail & !(1 << e) != 0 {
+            return None;
+        }
+        let free = (!occ).count();
+        let left = if ONE { (self.avail >> e & 1) as u32 } else { self.counts[e] };
+        Some(free <= left && left - free <= self.t.slack[e])
+    }
+
+    /// Visits the tiling that leaves every free cell of `occ` empty (see
+    /// [`Run::closed_by_holes`]).
+    #[cold]
+    fn found_with_holes(&mut self, occ: B, visit: &mut Visit<'_>) -> ControlFlow<StopReason> {
+        let Some((e, at)) = self.t.empty.as_ref() else { return ControlFlow::Continue(()) };
+        let (placed, fixed) = (self.placed, self.t.fixed_bits);
+        for bit in (!occ).iter() {
+            self.path[self.placed] = at[bit - fixed];
+            self.placed += 1;
+        }
+        let free = (self.placed - placed) as u32;
+        let saved = (self.avail, self.counts[*e]);
+        if !ONE {
+            self.counts[*e] -= free;
+        }
+        if ONE || self.counts[*e] == 0 {
+            self.avail &= !(1 << e);
+        }
+        let flow = self.found(visit);
+        (self.avail, self.counts[*e]) = saved;
+        self.placed = placed;
+        flow
     }
 
     /// Whether the pieces placed use at least the least copies of every type (always, without

@@ -30,7 +30,7 @@ use tessera_core::rng::derive_seed;
 use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict, portfolio, split_work};
 
 use crate::tiler::dlx::Dlx;
-use crate::tiler::engine::Engine;
+use crate::tiler::engine::{Engine, Leaves};
 use crate::tiler::fast::{Fast, MAX_TYPES};
 use crate::tiler::fit::FitTables;
 use crate::tiler::fixed::FixedTilings;
@@ -191,6 +191,14 @@ struct Found<'a> {
 
 const IDENTITY: [u8; 1] = [0];
 
+/// Nodes of Burnside's searches (see [`Tiler::tally_by_counts`]) a whole count spends per
+/// tiling before it visits the tilings instead: about what visiting one costs (a tiling's
+/// pieces, and the dead ends on the way).
+const FIXED_NODES_PER_TILING: u64 = 64;
+
+/// Nodes of Burnside's searches a whole count spends, however few its tilings.
+const FIXED_NODES_LEAST: u64 = 1 << 10;
+
 /// Most memory the fast engine may spend on placement masks and fit tables.
 const FAST_MASK_BYTES: u64 = 256 << 20;
 
@@ -277,16 +285,13 @@ impl Tiler {
         if let Some(tally) = self.tally_by_counts(share, threads, budget) {
             return tally;
         }
-        let g = self.symmetries() as u64;
         let progress = share.and_then(|s| s.progress);
         // Per worker: raw and distinct counts (times |G|), the first tiling, and buffers for the
         // symmetry test (hot: one call a tiling found, which builds no tiling).
         let on_found = |acc: &mut (u64, u64, Option<Solution>, Fixed), ids: &[u32], _: &[char]| {
-            let restricted = self.restricted(ids);
-            let k = restricted.and_then(|id| self.plan.reps_of(id)).map_or(1, <[u8]>::len) as u64;
+            let (k, weighed) = self.weighed(ids, &mut acc.3);
             acc.0 += k;
-            let keepers = restricted.and_then(|id| self.plan.keepers_of(id));
-            acc.1 += if g == 1 { k } else { acc.3.stabiliser(&self.plan, ids, keepers) * k };
+            acc.1 += weighed;
             if acc.2.is_none() {
                 acc.2 = Some(self.found(ids).sol);
             }
@@ -302,17 +307,31 @@ impl Tiler {
         Tally { raw, numerator, sample, outcome }
     }
 
+    /// What a tiling found by the engine adds to a count and to its numerator (see
+    /// [`Tiler::tally`]): the tilings it stands for (the symmetry-breaking piece's images), and
+    /// as many times the symmetries that map it to itself.
+    fn weighed(&self, ids: &[u32], fixed: &mut Fixed) -> (u64, u64) {
+        let restricted = self.restricted(ids);
+        let k = restricted.and_then(|id| self.plan.reps_of(id)).map_or(1, <[u8]>::len) as u64;
+        if self.plan.symmetries.len() <= 1 {
+            return (k, k);
+        }
+        let keepers = restricted.and_then(|id| self.plan.keepers_of(id));
+        (k, fixed.stabiliser(&self.plan, ids, keepers) * k)
+    }
+
     /// [`Tiler::tally`] by the engine's own count, which remembers subtree counts (`None` when
-    /// the engine has none). The numerator is then found by Burnside's lemma: `|G|` times the
-    /// classes is the sum over the symmetries `g` of the tilings that `g` fixes, the raw count for
-    /// the identity and [`Tiler::fixed_by`] for the others (added by the share holding the first
+    /// the engine has none, or when Burnside's searches below take longer than visiting the
+    /// tilings would). The numerator is then found by Burnside's lemma: `|G|` times the classes
+    /// is the sum over the symmetries `g` of the tilings that `g` fixes, the raw count for the
+    /// identity and [`FixedTilings`] for the others (added by the share holding the first
     /// prefix, so that shards still add up).
     fn tally_by_counts(&self, share: Option<Share<'_>>, threads: usize, budget: &Budget) -> Option<Tally> {
         if !self.engine.counts_subtrees() {
             return None;
         }
         let progress = share.and_then(|s| s.progress);
-        let init = || (0u64, None::<Vec<u32>>);
+        let init = || (0u64, Leaves::new());
         let (accs, outcome) = self.drive_with(share, threads, budget, init, |acc, prefixes, next, b| {
             let done = |n: u64| {
                 if let Some(p) = progress {
@@ -320,10 +339,10 @@ impl Tiler {
                 }
             };
             // `counts_subtrees` said yes, so the engine counts.
-            let (n, first, outcome) =
-                self.engine.count(prefixes, next, b, &done).unwrap_or((0, None, Outcome::Complete));
+            let (n, leaves, outcome) =
+                self.engine.count(prefixes, next, b, &done).unwrap_or((0, Leaves::new(), Outcome::Complete));
             acc.0 += n;
-            acc.1 = acc.1.take().or(first);
+            acc.1.merge(leaves);
             outcome
         });
         let raw = accs.iter().try_fold(0u64, |sum, a| sum.checked_add(a.0));
@@ -331,13 +350,30 @@ impl Tiler {
             Some(raw) => (raw, outcome),
             None => (u64::MAX, Outcome::Stopped(StopReason::Overflow)),
         };
-        let sample = accs.into_iter().filter_map(|a| a.1).map(|ids| self.found(&ids).sol).min();
+        let mut leaves = Leaves::new();
+        accs.into_iter().for_each(|a| leaves.merge(a.1));
+        let sample = leaves.tilings.iter().map(|ids| self.found(ids).sol).min();
+        // A whole count that met every tiling one by one classifies them as visiting does.
+        if share.is_none() && outcome.is_complete() && leaves.all {
+            let mut fixed = Fixed::default();
+            let numerator = leaves.tilings.iter().map(|ids| self.weighed(ids, &mut fixed).1).sum();
+            return Some(Tally { raw, numerator, sample, outcome });
+        }
         let mut numerator = raw;
         if share.is_none_or(|s| s.fixed) && outcome.is_complete() && self.plan.area_fits() {
-            let (mut stop, fixed) = (budget.worker(), FixedTilings::new(&self.plan));
+            // Burnside's searches cost more than visiting the tilings on some puzzles (a few
+            // tilings of a box with symmetric walls: the searches fill its inside in many ways
+            // that no symmetry fixes). A whole count gives them as many nodes as visiting the
+            // tilings would take, and visits instead once they have spent that (rent or buy);
+            // a shard cannot (shards must all find the classes the same way).
+            let (whole, fixed) = (share.is_none(), FixedTilings::new(&self.plan));
+            let limit = raw.saturating_mul(FIXED_NODES_PER_TILING).max(FIXED_NODES_LEAST);
+            let mut stop = if whole { budget.worker().with_nodes(limit) } else { budget.worker() };
+
             for g in 1..self.plan.symmetries.len() {
                 match fixed.count(g, &mut stop).and_then(|n| add_weighted(numerator, n, 1)) {
                     Ok(sum) => numerator = sum,
+                    Err(StopReason::Nodes) if whole => return None,
                     Err(r) => return Some(Tally { raw, numerator, sample, outcome: Outcome::Stopped(r) }),
                 }
             }
