@@ -22,7 +22,9 @@ use tessera_tiling::report::{
     CountReport, FirstReport, FirstStatus, PuzzleInfo, SolutionJson, SolutionListWriter, list_builtin,
 };
 use tessera_tiling::shards::{self, ShardLine};
-use tessera_tiling::{CountProgress, EngineKind, MAX_SHARDS, Puzzle, Solution, Tiler, TilingError, meteor};
+use tessera_tiling::{
+    CountProgress, EngineKind, MAX_SHARDS, Puzzle, Solution, Tiler, TilingError, burr, meteor, xmpuzzle,
+};
 
 use crate::common::{
     BudgetArg, Jobs, STOPPED_EARLY, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json,
@@ -48,10 +50,19 @@ pub enum TilingCommand {
     Solve(SolveArgs),
     /// List the built-in puzzles.
     List,
-    /// Print a puzzle in the text format (a built-in one is a starting point for your own).
+    /// Print a puzzle in the text format (a built-in one is a starting point for your own); list
+    /// the problems of a BurrTools file.
     Show {
-        /// Puzzle file (`-`: stdin) or built-in puzzle name (see `tessera tiling list`).
+        /// Puzzle file (`-`: stdin), BurrTools file (`.xmpuzzle`) or built-in puzzle name (see
+        /// `tessera tiling list`).
         name: String,
+        /// Print this problem of a BurrTools file in tessera's text format instead of listing
+        /// them: its number (from 0) or its name.
+        #[arg(long, value_name = "N|NAME")]
+        problem: Option<String>,
+        /// List a BurrTools file's problems as JSON.
+        #[arg(long, conflicts_with_all = ["cells", "dlx"])]
+        json: bool,
         /// Every board and piece as coordinates, one cell per line (for scripts): square `x y`,
         /// hex `q r`, triangle `x y t`, cube `x y z`.
         #[arg(long, conflicts_with = "dlx")]
@@ -128,9 +139,14 @@ impl From<LatticeName> for Lattice {
 /// `tessera tiling solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle file (`-`: stdin) or built-in puzzle name.
+    /// Puzzle file (`-`: stdin), BurrTools file (`.xmpuzzle`, gzip or plain XML) or built-in
+    /// puzzle name.
     #[arg(required_unless_present = "merge")]
     puzzle: Option<String>,
+    /// The problem of a BurrTools file: its number (from 0, as burrTxt's -o counts them) or its
+    /// name (default: the first; `tessera tiling show FILE` lists them).
+    #[arg(long, value_name = "N|NAME")]
+    problem: Option<String>,
     /// Count all tilings, and those distinct up to symmetry (the default).
     #[arg(long, group = "mode")]
     count: bool,
@@ -271,14 +287,21 @@ pub fn run(cmd: TilingCommand) -> Result<ExitCode> {
             emit(&list_builtin())?;
             Ok(ExitCode::SUCCESS)
         }
-        TilingCommand::Show { name, dlx: true, .. } => show_dlx(&name),
-        TilingCommand::Show { name, cells, .. } => {
+        TilingCommand::Show { name, dlx: true, problem, .. } => show_dlx(&name, problem.as_deref()),
+        TilingCommand::Show { name, cells, problem, json, .. } => {
+            if problem.is_none() && library::is_burr_file(&name) {
+                return show_burr(&name, json);
+            }
+            if json {
+                bail!("--json lists the problems of a BurrTools file; {name} is not one");
+            }
+            let open = || library::open_problem(&name, problem.as_deref()).map_err(with_example_hint);
             if cells {
-                emit(&library::open(&name).map_err(with_example_hint)?.to_cells_text())?;
-            } else if let Some(text) = library::builtin_text(&name) {
+                emit(&open()?.to_cells_text())?;
+            } else if let Some(text) = library::builtin_text(&name).filter(|_| problem.is_none()) {
                 emit(text)?;
             } else {
-                emit(&library::open(&name).map_err(with_example_hint)?.to_text())?;
+                emit(&open()?.to_text())?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -298,7 +321,7 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
     let start = Instant::now();
     // The budget covers building the tables too.
     let budget = Budget::unlimited().with_time_opt(args.budget.get());
-    let puzzle = library::open(name).map_err(with_example_hint)?;
+    let puzzle = library::open_problem(name, args.problem.as_deref()).map_err(with_example_hint)?;
     if let Some(path) = &args.svg {
         crate::common::check_writable(path)?;
     }
@@ -349,9 +372,17 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
         } else {
             tiler.count_with_sample(threads, &budget)
         };
+        // BurrTools' count: the distinct one, or (with ranges) three more counts.
+        let mut assemblies = None;
+        if counts.outcome.is_complete() {
+            let (a, outcome) =
+                burr::assemblies(&puzzle.problem, counts.distinct, args.engine.kind(), threads, &budget)?;
+            assemblies = outcome.is_complete().then_some(a);
+            counts.outcome = outcome;
+        }
         // The time of the whole solve, the tables included.
         counts.seconds = start.elapsed().as_secs_f64();
-        let report = CountReport::new(&puzzle, &tiler, &counts, threads);
+        let report = CountReport::new(&puzzle, &tiler, &counts, assemblies, threads);
         if args.json {
             emit_json(&report)?
         } else {
@@ -372,11 +403,58 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
 }
 
 /// `show --dlx`: the puzzle (any that `solve` opens) as dlx1's input.
-fn show_dlx(source: &str) -> Result<ExitCode> {
-    let puzzle = library::open(source).map_err(with_example_hint)?;
+fn show_dlx(source: &str, problem: Option<&str>) -> Result<ExitCode> {
+    let puzzle = library::open_problem(source, problem).map_err(with_example_hint)?;
     // The dancing-links engine builds the plan and little else.
     let tiler = Tiler::with_engine(&puzzle.problem, EngineKind::Dlx)?;
     emit(&tessera_tiling::dlx::dlx_input(&puzzle.name, tiler.plan())?)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `show FILE.xmpuzzle`: the file's grid and problems, one line each (`--json`: the file's
+/// summary as JSON).
+fn show_burr(source: &str, json: bool) -> Result<ExitCode> {
+    let file = library::open_burr(source)?;
+    if json {
+        emit_json(&file)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = format!(
+        "{source}: BurrTools file (format {}), grid {} ({}), {}, {}\n",
+        file.version,
+        file.grid.number(),
+        file.grid.describe(),
+        plural(file.shapes.len() as u64, "shape", "shapes"),
+        plural(file.problems.len() as u64, "problem", "problems"),
+    );
+    for (k, p) in file.problems.iter().enumerate() {
+        let result = &file.shapes[p.result];
+        let (filled, variable) = (result.count(xmpuzzle::State::Filled), result.count(xmpuzzle::State::Variable));
+        let pieces: Vec<String> = file
+            .labels(k)
+            .iter()
+            .zip(p.parts.iter().filter(|part| part.max > 0))
+            .map(|((label, name), part)| {
+                let copies = if part.min == part.max {
+                    format!("x{}", part.max)
+                } else {
+                    format!("x{}..{}", part.min, part.max)
+                };
+                format!("{label}={name} {copies}")
+            })
+            .collect();
+        let name = p.name.as_deref().map_or_else(String::new, |n| format!(" {n:?}"));
+        let stored = p.stored_assemblies.map_or_else(String::new, |a| format!(", stored: {a} assemblies"));
+        out += &format!(
+            "problem {k}{name}: result S{} ({filled} filled + {variable} variable cells), pieces {}{stored}\n",
+            p.result + 1,
+            pieces.join(", ")
+        );
+    }
+    if file.grid.lattice().is_none() {
+        out += &format!("note: grid {} is not solved by tessera (grids 0 and 1 are)\n", file.grid.number());
+    }
+    emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -24,6 +24,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod burr;
 pub mod demo;
 pub mod dlx;
 pub mod eval;
@@ -34,6 +35,7 @@ pub mod random;
 pub mod report;
 pub mod shards;
 pub mod validate;
+pub mod xmpuzzle;
 
 pub use demo::tour;
 pub use library::{builtin, builtin_names};

@@ -5,6 +5,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::puzzle::{ParseError, Puzzle};
+use crate::xmpuzzle::XmPuzzle;
 
 /// The built-in puzzles' files, by name (`puzzles/NAME.txt`), embedded.
 macro_rules! puzzles {
@@ -108,28 +109,78 @@ pub enum OpenError {
     /// The file is not a puzzle.
     #[error("{0}: {1}")]
     Parse(String, ParseError),
+    /// A BurrTools file's problem that is not there, or one asked of another puzzle.
+    #[error("{0}")]
+    Problem(String),
 }
 
 /// Opens a puzzle: `-` reads stdin, an existing path reads that file, anything else must be the
-/// name of a built-in puzzle.
+/// name of a built-in puzzle. A BurrTools file (see [`crate::xmpuzzle`]) opens at its first
+/// problem.
 pub fn open(source: &str) -> Result<Puzzle, OpenError> {
-    let mut text = String::new();
-    if source == "-" {
-        std::io::stdin().read_to_string(&mut text).map_err(|e| OpenError::Read("stdin".into(), e.to_string()))?;
-    } else if Path::new(source).exists() {
-        if Path::new(source).is_dir() {
-            return Err(OpenError::Read(source.into(), "it is a directory".into()));
+    open_problem(source, None)
+}
+
+/// [`open`], with a BurrTools file's problem chosen by its number (from 0) or name; `problem`
+/// is refused for other puzzles.
+pub fn open_problem(source: &str, problem: Option<&str>) -> Result<Puzzle, OpenError> {
+    let Some(bytes) = read_source(source)? else {
+        if problem.is_some() {
+            return Err(OpenError::Problem(format!("{source} is a built-in puzzle: --problem is for BurrTools files")));
         }
-        text = std::fs::read_to_string(source).map_err(|e| {
-            let why =
-                if e.kind() == std::io::ErrorKind::InvalidData { "it is not UTF-8 text".into() } else { e.to_string() };
-            OpenError::Read(source.into(), why)
-        })?;
-    } else {
         return builtin(source).ok_or_else(|| OpenError::NotFound(source.into()));
+    };
+    if XmPuzzle::looks_like(&bytes) {
+        let file = XmPuzzle::read(&bytes).map_err(|e| OpenError::Parse(source.into(), e))?;
+        let k = file.problem_index(problem).map_err(|e| OpenError::Problem(format!("{source}: {e}")))?;
+        let stem =
+            Path::new(source).file_stem().map_or_else(|| source.to_string(), |s| s.to_string_lossy().into_owned());
+        let name = match &file.problems[k].name {
+            Some(name) if !name.is_empty() => format!("{stem}: {name}"),
+            _ => format!("{stem}: problem {k}"),
+        };
+        return file.puzzle(k, &name).map_err(|e| OpenError::Parse(source.into(), e));
     }
+    if problem.is_some() {
+        return Err(OpenError::Problem(format!("{source} is in tessera's format: --problem is for BurrTools files")));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| OpenError::Read(source.into(), "it is not UTF-8 text".into()))?;
     if text.trim().is_empty() {
         return Err(OpenError::Empty(source.into()));
     }
     Puzzle::parse(&text).map_err(|e| OpenError::Parse(source.into(), e))
+}
+
+/// Whether `source` names a file that looks like a BurrTools file (gzip or XML; see
+/// [`XmPuzzle::looks_like`]). Reads its first bytes; stdin is never one (it cannot be read
+/// twice).
+pub fn is_burr_file(source: &str) -> bool {
+    let mut head = [0u8; 64];
+    let read = std::fs::File::open(source).and_then(|mut f| f.read(&mut head));
+    source != "-" && read.is_ok_and(|n| XmPuzzle::looks_like(&head[..n]))
+}
+
+/// Opens a BurrTools file (`-` reads stdin).
+pub fn open_burr(source: &str) -> Result<XmPuzzle, OpenError> {
+    let Some(bytes) = read_source(source)? else { return Err(OpenError::NotFound(source.into())) };
+    if !XmPuzzle::looks_like(&bytes) {
+        return Err(OpenError::Problem(format!("{source} is not a BurrTools file (neither gzip nor XML)")));
+    }
+    XmPuzzle::read(&bytes).map_err(|e| OpenError::Parse(source.into(), e))
+}
+
+/// The bytes of `-` (stdin) or of an existing file; `None` when no such file exists.
+fn read_source(source: &str) -> Result<Option<Vec<u8>>, OpenError> {
+    let mut bytes = Vec::new();
+    if source == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map_err(|e| OpenError::Read("stdin".into(), e.to_string()))?;
+    } else if Path::new(source).exists() {
+        if Path::new(source).is_dir() {
+            return Err(OpenError::Read(source.into(), "it is a directory".into()));
+        }
+        bytes = std::fs::read(source).map_err(|e| OpenError::Read(source.into(), e.to_string()))?;
+    } else {
+        return Ok(None);
+    }
+    Ok(Some(bytes))
 }

@@ -159,6 +159,10 @@ pub struct CountReport {
     pub raw: u64,
     /// Tilings up to symmetry.
     pub distinct: u64,
+    /// Assemblies, as BurrTools counts them (see [`crate::burr`]); the distinct count but with
+    /// ranges of copies. `None` when not counted (a count that stopped, or a shard).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assemblies: Option<u64>,
     /// Whether the counts are exact.
     pub complete: bool,
     /// Why the count stopped early, if it did.
@@ -169,6 +173,9 @@ pub struct CountReport {
     pub expected_raw: Option<u64>,
     /// The distinct count the puzzle file states.
     pub expected_distinct: Option<u64>,
+    /// The assemblies the puzzle file states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_assemblies: Option<u64>,
     /// Whether the counts match the stated ones (`None`: nothing stated or count incomplete).
     pub matches_expected: Option<bool>,
 }
@@ -176,17 +183,21 @@ pub struct CountReport {
 impl CountReport {
     /// Builds the report.
     #[must_use]
-    pub fn new(puzzle: &Puzzle, tiler: &Tiler, counts: &Counts, threads: usize) -> Self {
+    pub fn new(puzzle: &Puzzle, tiler: &Tiler, counts: &Counts, assemblies: Option<u64>, threads: usize) -> Self {
         let complete = counts.outcome.is_complete();
-        let (er, ed) = (puzzle.expect.raw, puzzle.expect.distinct);
-        let stated = er.is_some() || ed.is_some();
-        let matches =
-            (complete && stated).then(|| er.is_none_or(|r| r == counts.raw) && ed.is_none_or(|d| d == counts.distinct));
+        let (er, ed, ea) = (puzzle.expect.raw, puzzle.expect.distinct, puzzle.expect.assemblies);
+        let stated = er.is_some() || ed.is_some() || ea.is_some();
+        let matches = (complete && stated).then(|| {
+            er.is_none_or(|r| r == counts.raw)
+                && ed.is_none_or(|d| d == counts.distinct)
+                && ea.is_none_or(|a| Some(a) == assemblies)
+        });
         CountReport {
             puzzle: PuzzleInfo::new(puzzle, tiler),
             threads,
             raw: counts.raw,
             distinct: counts.distinct,
+            assemblies,
             complete,
             stop_reason: match counts.outcome {
                 Outcome::Complete => None,
@@ -195,6 +206,7 @@ impl CountReport {
             seconds: counts.seconds,
             expected_raw: er,
             expected_distinct: ed,
+            expected_assemblies: ea,
             matches_expected: matches,
         }
     }
@@ -203,13 +215,18 @@ impl CountReport {
     #[must_use]
     pub fn mismatch(&self) -> Option<String> {
         (self.matches_expected == Some(false)).then(|| {
-            format!(
+            let show = |n: Option<u64>| n.map_or("?".into(), |x| x.to_string());
+            let mut m = format!(
                 "counts {} raw / {} distinct differ from the puzzle's stated {} raw / {} distinct",
                 self.raw,
                 self.distinct,
-                self.expected_raw.map_or("?".into(), |x| x.to_string()),
-                self.expected_distinct.map_or("?".into(), |x| x.to_string())
-            )
+                show(self.expected_raw),
+                show(self.expected_distinct)
+            );
+            if self.expected_assemblies.is_some() {
+                m += &format!(" / {} assemblies (counted {})", show(self.expected_assemblies), show(self.assemblies));
+            }
+            m
         })
     }
 }
@@ -222,6 +239,10 @@ impl std::fmt::Display for CountReport {
             None => String::new(),
         };
         writeln!(f, "tilings: {} ({} up to symmetry){partial}", self.raw, self.distinct)?;
+        // BurrTools' count, for its kind of puzzle (solid), or where it differs.
+        if let Some(a) = self.assemblies.filter(|&a| a != self.distinct || self.puzzle.lattice.is_solid()) {
+            writeln!(f, "assemblies: {a} (as BurrTools counts them)")?;
+        }
         if !self.puzzle.group.description.is_empty() {
             writeln!(f, "symmetry: {}", self.puzzle.group.description)?;
         }
@@ -425,7 +446,7 @@ mod tests {
     fn reports_read_back() {
         let (puzzle, tiler) = solved("meteor");
         let (counts, sample) = tiler.count_with_sample(1, &Budget::unlimited().with_nodes(1));
-        let count = CountReport::new(&puzzle, &tiler, &counts, 1);
+        let count = CountReport::new(&puzzle, &tiler, &counts, None, 1);
         let json = serde_json::to_string(&count).unwrap();
         reads_back::<CountReport>(&json);
         assert!(json.starts_with(r#"{"puzzle":{"name":"meteor","lattice":"hex","#), "{json}");

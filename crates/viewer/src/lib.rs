@@ -15,7 +15,7 @@
 //! let puzzle = builtin("pentomino-3x20").expect("a shipped puzzle");
 //! let tiler = Tiler::new(&puzzle.problem)?;
 //! let counts = tiler.count(1, &Budget::unlimited());
-//! let json = serde_json::to_string(&CountReport::new(&puzzle, &tiler, &counts, 1))?;
+//! let json = serde_json::to_string(&CountReport::new(&puzzle, &tiler, &counts, None, 1))?;
 //! let doc = tessera_viewer::document("pentominoes 3x20", &json)?;
 //! assert_eq!(doc.game, "tiling");
 //! std::fs::write(std::env::temp_dir().join("counts.html"), tessera_viewer::report::html(&doc))?;

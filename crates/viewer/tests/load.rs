@@ -73,7 +73,7 @@ fn uploads() -> Vec<Arc<str>> {
     let p = builtin("pentomino-3x20").expect("a shipped puzzle");
     let tiler = Tiler::new(&p.problem).expect("a puzzle");
     let counts = tiler.count(1, &Budget::unlimited());
-    let count = serde_json::to_string(&CountReport::new(&p, &tiler, &counts, 1)).expect("JSON");
+    let count = serde_json::to_string(&CountReport::new(&p, &tiler, &counts, None, 1)).expect("JSON");
     let packing = concat!(
         r#"{"actions":{"totems":[{"shape":"O","coordinates":[[0,0],[1,0],[0,1],[1,1]]}]},"box":[2,2],"#,
         r#""score":2.0,"best_score":2.0,"optimal":true,"best_box_impossible":false,"trials":[],"seconds":0.1}"#

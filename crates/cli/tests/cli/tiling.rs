@@ -339,3 +339,32 @@ fn bad_coordinates_are_one_error_line() {
         assert!(err.starts_with("error: ") && err.contains(want), "{text:?}: {err}");
     }
 }
+
+/// A BurrTools file: `show` lists its problems, `solve --problem` counts one of them (its
+/// assemblies as BurrTools counts them, in JSON and text), and a problem that is not there,
+/// or a problem asked of another puzzle, is one error line.
+#[test]
+fn burr_files_are_listed_and_solved() {
+    let file = data("crates/tiling/tests/data/burr/check-2-6.xmpuzzle");
+    let f = file.to_str().unwrap();
+    let list = stdout(&tessera(&["tiling", "show", f]));
+    assert!(list.contains("grid 0 (cubes)") && list.contains("problem 2"), "{list}");
+    let out = tessera(&["tiling", "solve", f, "--problem", "1", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: CountReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report.assemblies, Some(233096));
+    let text = stdout(&tessera(&["tiling", "solve", f, "--problem", "2"]));
+    assert!(text.contains("assemblies: 6648 (as BurrTools counts them)"), "{text}");
+    let shown = stdout(&tessera(&["tiling", "show", f, "--problem", "0"]));
+    assert!(shown.starts_with("name check-2-6: problem 0\nlattice cube\n"), "{shown}");
+    for (args, says) in [
+        (&["tiling", "solve", f, "--problem", "3"][..], "no problem \"3\": the file holds 3"),
+        (&["tiling", "solve", "meteor", "--problem", "0"], "--problem is for BurrTools files"),
+        (&["tiling", "show", "meteor", "--json"], "--json lists the problems of a BurrTools file"),
+    ] {
+        let out = tessera(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out).lines().count(), 1, "{args:?}: {}", stderr(&out));
+    }
+}

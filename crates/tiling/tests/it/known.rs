@@ -193,3 +193,35 @@ fn thousands_of_pieces_do_not_overflow_the_stack() {
     assert_eq!(t.engine(), EngineKind::Dlx);
     assert!(matches!(t.first(1, 0, &Budget::unlimited()), Verdict::Feasible(_)));
 }
+
+/// BurrTools files (written for tessera, see `crates/tiling/tests/data/burr/README.md`): every
+/// problem's assemblies are what BurrTools' `burrTxt` counted, and the first tiling found is
+/// one by the validator.
+#[test]
+fn burr_files_count_what_burrtools_counts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/burr");
+    let table = std::fs::read_to_string(dir.join("assemblies.tsv")).unwrap();
+    let mut checked = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
+        let [file, problem, want] = line.split('\t').collect::<Vec<_>>()[..] else { panic!("{line}") };
+        let path = dir.join(file);
+        let puzzle = tessera_tiling::library::open_problem(path.to_str().unwrap(), Some(problem)).unwrap();
+        let tiler = Tiler::new(&puzzle.problem).unwrap();
+        let counts = tiler.count(2, &Budget::unlimited());
+        let (assemblies, outcome) = tessera_tiling::burr::assemblies(
+            &puzzle.problem,
+            counts.distinct,
+            EngineKind::Auto,
+            1,
+            &Budget::unlimited(),
+        )
+        .unwrap();
+        assert_eq!((assemblies, outcome), (want.parse().unwrap(), Outcome::Complete), "{file} problem {problem}");
+        if let Verdict::Feasible(s) = tiler.first(1, 0, &Budget::unlimited()) {
+            let labels: Vec<char> = tiler.labels(&s).chars().collect();
+            assert_eq!(validate(&puzzle.problem, &labels), Ok(()), "{file} problem {problem}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 79);
+}

@@ -216,7 +216,7 @@ mod tests {
         let p = builtin("pentomino-3x20").unwrap();
         let tiler = Tiler::new(&p.problem).unwrap();
         let counts = tiler.count(1, &Budget::unlimited());
-        let count = serde_json::to_string(&CountReport::new(&p, &tiler, &counts, 1)).unwrap();
+        let count = serde_json::to_string(&CountReport::new(&p, &tiler, &counts, None, 1)).unwrap();
         let d = document("c.json", &count).unwrap();
         assert_eq!((d.game.as_str(), d.kind.as_str()), ("tiling", "count"));
         let View::Charts(c) = &d.views[0] else { panic!("figures") };
