@@ -630,8 +630,9 @@ fn list_all(
     };
     out.flush()?;
     let stated = if args.distinct { puzzle.expect.distinct } else { puzzle.expect.raw };
-    let mismatch =
-        stated.filter(|&s| complete && s != n).map(|s| format!("listed {n} tilings, but the puzzle states {s}"));
+    let mismatch = stated
+        .filter(|&s| complete && s != u128::from(n))
+        .map(|s| format!("listed {n} tilings, but the puzzle states {s}"));
     Ok((outcome, first, mismatch))
 }
 

@@ -118,11 +118,11 @@ fn oriented(p: &crate::puzzle::PieceSpec, t: Transform) -> Vec<(Coord, u8)> {
 /// `budget` says, with the outcome of the counts.
 pub fn assemblies(
     problem: &Problem,
-    distinct: u64,
+    distinct: u128,
     engine: EngineKind,
     threads: usize,
     budget: &Budget,
-) -> Result<(u64, Outcome), TilingError> {
+) -> Result<(u128, Outcome), TilingError> {
     let w = match mirror_split(problem) {
         MirrorSplit::Same => return Ok((distinct, Outcome::Complete)),
         MirrorSplit::Rotations => None,

@@ -48,7 +48,7 @@ pub struct JobResult {
     #[serde(default)]
     pub skipped: bool,
     /// Tilings counted (count mode only).
-    pub tilings: Option<u64>,
+    pub tilings: Option<u128>,
     /// Wall time in seconds.
     pub seconds: f64,
     /// What went wrong, if anything.

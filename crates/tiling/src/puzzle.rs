@@ -69,11 +69,11 @@ const KEYWORDS: [&str; 10] =
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Expect {
     /// Every tiling.
-    pub raw: Option<u64>,
+    pub raw: Option<u128>,
     /// Tilings up to the board's symmetries.
-    pub distinct: Option<u64>,
+    pub distinct: Option<u128>,
     /// Assemblies as BurrTools counts them (see `docs/tiling.md`).
-    pub assemblies: Option<u64>,
+    pub assemblies: Option<u128>,
 }
 
 /// A tiling puzzle: a named problem, with the counts its file states.
@@ -517,7 +517,7 @@ fn parse_expect(line: usize, args: &[&str], expect: &mut Expect) -> Result<(), P
         return err(line, "expected 'expect raw N', 'expect distinct N' and/or 'expect assemblies N'");
     }
     for pair in args.chunks(2) {
-        let n: u64 = pair[1].parse().or_else(|_| err(line, format!("{:?} is not a count", pair[1])))?;
+        let n: u128 = pair[1].parse().or_else(|_| err(line, format!("{:?} is not a count", pair[1])))?;
         match pair[0] {
             "raw" => expect.raw = Some(n),
             "distinct" => expect.distinct = Some(n),

@@ -156,13 +156,13 @@ pub struct CountReport {
     /// Worker threads.
     pub threads: usize,
     /// Every tiling.
-    pub raw: u64,
+    pub raw: u128,
     /// Tilings up to symmetry.
-    pub distinct: u64,
+    pub distinct: u128,
     /// Assemblies, as BurrTools counts them (see [`crate::burr`]); the distinct count but with
     /// ranges of copies. `None` when not counted (a count that stopped, or a shard).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub assemblies: Option<u64>,
+    pub assemblies: Option<u128>,
     /// Whether the counts are exact.
     pub complete: bool,
     /// Why the count stopped early, if it did.
@@ -170,12 +170,12 @@ pub struct CountReport {
     /// Wall time in seconds.
     pub seconds: f64,
     /// The counts the puzzle file states.
-    pub expected_raw: Option<u64>,
+    pub expected_raw: Option<u128>,
     /// The distinct count the puzzle file states.
-    pub expected_distinct: Option<u64>,
+    pub expected_distinct: Option<u128>,
     /// The assemblies the puzzle file states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected_assemblies: Option<u64>,
+    pub expected_assemblies: Option<u128>,
     /// Whether the counts match the stated ones (`None`: nothing stated or count incomplete).
     pub matches_expected: Option<bool>,
 }
@@ -183,7 +183,7 @@ pub struct CountReport {
 impl CountReport {
     /// Builds the report.
     #[must_use]
-    pub fn new(puzzle: &Puzzle, tiler: &Tiler, counts: &Counts, assemblies: Option<u64>, threads: usize) -> Self {
+    pub fn new(puzzle: &Puzzle, tiler: &Tiler, counts: &Counts, assemblies: Option<u128>, threads: usize) -> Self {
         let complete = counts.outcome.is_complete();
         let (er, ed, ea) = (puzzle.expect.raw, puzzle.expect.distinct, puzzle.expect.assemblies);
         let stated = er.is_some() || ed.is_some() || ea.is_some();
@@ -215,7 +215,7 @@ impl CountReport {
     #[must_use]
     pub fn mismatch(&self) -> Option<String> {
         (self.matches_expected == Some(false)).then(|| {
-            let show = |n: Option<u64>| n.map_or("?".into(), |x| x.to_string());
+            let show = |n: Option<u128>| n.map_or("?".into(), |x| x.to_string());
             let mut m = format!(
                 "counts {} raw / {} distinct differ from the puzzle's stated {} raw / {} distinct",
                 self.raw,

@@ -59,10 +59,10 @@ pub struct ShardLine {
     /// Prefixes of this shard searched to their end.
     pub done: usize,
     /// Tilings counted.
-    pub raw: u64,
+    pub raw: u128,
     /// The sum of the stabiliser sizes of the tilings counted: the sum over every shard,
     /// divided by `group`, is the number of tilings up to symmetry.
-    pub numerator: u64,
+    pub numerator: u128,
     /// Number of board symmetries (1: none).
     pub group: u64,
     /// Whether the shard finished: a stopped shard's counts are a part of its share only.
@@ -76,10 +76,10 @@ pub struct ShardLine {
     pub threads: usize,
     /// The raw count the puzzle file states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected_raw: Option<u64>,
+    pub expected_raw: Option<u128>,
     /// The distinct count the puzzle file states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected_distinct: Option<u64>,
+    pub expected_distinct: Option<u128>,
 }
 
 impl ShardLine {
@@ -220,17 +220,17 @@ pub struct MergedCount {
     /// Whether every shard is in and finished: only then are the sums the puzzle's counts.
     pub complete: bool,
     /// Tilings of the shards counted.
-    pub raw: u64,
+    pub raw: u128,
     /// The sum of their numerators.
-    pub numerator: u64,
+    pub numerator: u128,
     /// `numerator / group`: the tilings up to symmetry, when complete.
-    pub distinct: u64,
+    pub distinct: u128,
     /// The shards' wall times added up.
     pub seconds: f64,
     /// The raw count the puzzle file states.
-    pub expected_raw: Option<u64>,
+    pub expected_raw: Option<u128>,
     /// The distinct count the puzzle file states.
-    pub expected_distinct: Option<u64>,
+    pub expected_distinct: Option<u128>,
     /// Whether the counts match the stated ones (`None`: nothing stated, or incomplete).
     pub matches_expected: Option<bool>,
 }
@@ -285,10 +285,10 @@ fn summed(first: &ShardLine, best: &BTreeMap<u64, &(String, ShardLine)>) -> Merg
         })
         .collect();
     let raw = done.iter().map(|l| l.raw).sum();
-    let numerator: u64 = done.iter().map(|l| l.numerator).sum();
+    let numerator: u128 = done.iter().map(|l| l.numerator).sum();
     let group = first.group.max(1);
     let complete = missing.is_empty() && stopped.is_empty();
-    let distinct = numerator / group;
+    let distinct = numerator / u128::from(group);
     let (er, ed) = (first.expected_raw, first.expected_distinct);
     let stated = er.is_some() || ed.is_some();
     MergedCount {
@@ -336,7 +336,7 @@ impl MergedCount {
     #[must_use]
     pub fn mismatch(&self) -> Option<String> {
         (self.matches_expected == Some(false)).then(|| {
-            let stated = |x: Option<u64>| x.map_or("?".into(), |x| x.to_string());
+            let stated = |x: Option<u128>| x.map_or("?".into(), |x| x.to_string());
             format!(
                 "counts {} raw / {} distinct differ from the puzzle's stated {} raw / {} distinct",
                 self.raw,
@@ -379,7 +379,7 @@ impl std::fmt::Display for MergedCount {
 mod tests {
     use super::*;
 
-    fn line(shard: &str, raw: u64, complete: bool) -> (String, ShardLine) {
+    fn line(shard: &str, raw: u128, complete: bool) -> (String, ShardLine) {
         let l = ShardLine {
             puzzle: "p".into(),
             fingerprint: "00000000000000ab".into(),

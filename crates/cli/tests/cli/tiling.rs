@@ -237,7 +237,10 @@ fn count_shards_merge_into_the_whole_count() {
     let merged: MergedCount = serde_json::from_slice(&merged.stdout).unwrap();
     assert!(merged.complete);
     assert_eq!((merged.raw, merged.distinct), (1472, 368));
-    assert_eq!((whole["raw"].as_u64(), whole["distinct"].as_u64()), (Some(merged.raw), Some(merged.distinct)));
+    assert_eq!(
+        (whole["raw"].as_u64().map(u128::from), whole["distinct"].as_u64().map(u128::from)),
+        (Some(merged.raw), Some(merged.distinct))
+    );
     // Both lines in one file, as `cat shard-*.json` makes it.
     let both = dir.join("all.jsonl");
     std::fs::write(&both, std::fs::read_to_string(a).unwrap() + &std::fs::read_to_string(b).unwrap()).unwrap();

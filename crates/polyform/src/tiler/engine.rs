@@ -90,7 +90,7 @@ pub(crate) trait Engine: Send + Sync {
         _next: &dyn Fn() -> Option<usize>,
         _budget: &mut Budget,
         _done: &dyn Fn(u64),
-    ) -> Option<(u64, Leaves, Outcome)> {
+    ) -> Option<(u128, Leaves, Outcome)> {
         None
     }
     /// Finds one solution (plan placement indices). Engines may randomise their order from

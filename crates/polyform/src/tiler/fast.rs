@@ -437,12 +437,12 @@ impl<B: CellBits> Fast<B> {
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
         done: &dyn Fn(u64),
-    ) -> (u64, Leaves, Outcome) {
+    ) -> (u128, Leaves, Outcome) {
         let mut run = Run::<B, false, RANGED>::new(self);
         run.filter_after(self.filters_after);
         let window = Window::new(self.span, self.nbits);
         let mut memo = SubtreeCounts::new(COUNTS_LOG2, COUNTS_BYTES, self.used_bits.unwrap_or(0), window);
-        let (mut total, mut leaves) = (0u64, Leaves::new());
+        let (mut total, mut leaves) = (0u128, Leaves::new());
         while let Some(k) = next() {
             if budget.expired() {
                 return (total, leaves, Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled)));
@@ -452,7 +452,7 @@ impl<B: CellBits> Fast<B> {
             let weight: u64 = prefixes[k].iter().map(|&i| u64::from(self.weights[i as usize])).product();
             match run.count(occ, open, &mut memo, &mut leaves, budget).and_then(|n| add_weighted(total, n, weight)) {
                 Ok(sum) => {
-                    done(sum - total);
+                    done(u64::try_from(sum - total).unwrap_or(u64::MAX));
                     total = sum;
                 }
                 Err(r) => return (total, leaves, Outcome::Stopped(r)),
@@ -554,7 +554,7 @@ impl<B: CellBits> Engine for Fast<B> {
         next: &dyn Fn() -> Option<usize>,
         budget: &mut Budget,
         done: &dyn Fn(u64),
-    ) -> Option<(u64, Leaves, Outcome)> {
+    ) -> Option<(u128, Leaves, Outcome)> {
         // States are keyed by the copies used, so they must pack; and with copies, `ONE` is off.
         self.counts_subtrees().then(|| match self.ranged {
             true => self.count_copies::<true>(prefixes, next, budget, done),
@@ -731,7 +731,7 @@ mod tests {
         let pieces = [('L', 3, true, "#.\n#.\n##"), ('I', 1, true, "####"), ('T', 2, true, "###\n.#.")];
         let (plan, mut fast) = engine("#######\n#######\n#######\n###....", &pieces);
         assert!(plan.restriction.is_none() && fast.counts_subtrees());
-        let expected = tilings(&crate::tiler::dlx::Dlx::new(&plan)).len() as u64;
+        let expected = tilings(&crate::tiler::dlx::Dlx::new(&plan)).len() as u128;
         assert!(expected > 0);
         for prefetch_bytes in [0, usize::MAX] {
             fast.prefetch_bytes = prefetch_bytes;

@@ -36,7 +36,7 @@ impl<'a> FixedTilings<'a> {
 
     /// Counts the tilings that the symmetry `g` (an index into [`Plan::symmetries`]) maps to
     /// themselves, or says why it stopped.
-    pub(crate) fn count(&self, g: usize, stop: &mut dyn Stop) -> Result<u64, StopReason> {
+    pub(crate) fn count(&self, g: usize, stop: &mut dyn Stop) -> Result<u128, StopReason> {
         let plan = self.plan;
         let orbits = Orbits::new(self, g);
         let mut left: Vec<u32> = plan.types.iter().map(|t| t.count).collect();
@@ -158,7 +158,7 @@ struct Search<'a> {
     orbits: &'a Orbits<'a>,
     /// Counts below states: the covered cells' words, then the copies left of each type ->
     /// tilings.
-    memo: HashMap<Box<[u64]>, u64, Quick>,
+    memo: HashMap<Box<[u64]>, u128, Quick>,
     /// A state's key, built here before it is looked up.
     key: Vec<u64>,
     nodes: u64,
@@ -167,7 +167,7 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// The fixed tilings that complete the covered cells `occ` with the copies `left`.
-    fn below(&mut self, occ: &mut Vec<u64>, left: &mut Vec<u32>) -> Result<u64, StopReason> {
+    fn below(&mut self, occ: &mut Vec<u64>, left: &mut Vec<u32>) -> Result<u128, StopReason> {
         let n = self.orbits.first.len() - 1;
         let Some(first) = (0..occ.len()).find_map(|w| {
             let free = !occ[w];
@@ -175,7 +175,7 @@ impl Search<'_> {
         }) else {
             // A full board, with at least the least copies of every type.
             let types = &self.orbits.plan.types;
-            return Ok(u64::from(left.iter().zip(types).all(|(&l, t)| l <= t.count - t.min)));
+            return Ok(u128::from(left.iter().zip(types).all(|(&l, t)| l <= t.count - t.min)));
         };
         // Every cell that must be covered is, and only empty cells are left to place: the rest
         // stays empty (a symmetry fixes the free cells, whose complement it fixes).
@@ -186,7 +186,7 @@ impl Search<'_> {
         {
             let free: u32 = occ.iter().map(|w| (!w).count_ones()).sum();
             let t = &plan.types[e];
-            return Ok(u64::from(free <= left[e] && left[e] - free <= t.count - t.min));
+            return Ok(u128::from(free <= left[e] && left[e] - free <= t.count - t.min));
         }
         self.key.clear();
         self.key.extend(occ.iter().copied().chain(left.iter().map(|&k| u64::from(k))));
@@ -264,10 +264,10 @@ mod tests {
     fn dominoes_on_a_square() {
         let p = plan("##\n##", &[('D', 2, true, "##")]);
         assert_eq!(p.symmetries.len(), 8);
-        let fixed: Vec<u64> =
+        let fixed: Vec<u128> =
             (0..8).map(|g| FixedTilings::new(&p).count(g, &mut Budget::unlimited().worker()).unwrap()).collect();
         assert_eq!(fixed[0], 2, "the identity fixes every tiling");
-        assert_eq!(fixed.iter().sum::<u64>(), 8, "one class times the group's 8");
+        assert_eq!(fixed.iter().sum::<u128>(), 8, "one class times the group's 8");
         assert_eq!(fixed.iter().filter(|&&f| f == 2).count(), 4);
     }
 }

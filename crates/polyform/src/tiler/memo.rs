@@ -405,11 +405,18 @@ impl<B: CellBits> DeadStates<B> {
 /// Subtree counts, keyed by `(occupancy, copies used)` like [`DeadStates`]: what remains below a
 /// node depends only on its state, so a count found once serves every path that meets the state
 /// again (a dead state is a count of 0). Keys cut down by a [`Window`] when they fit a word, whole
-/// otherwise; counts stored plus one (0: a free slot). Grows like [`DeadStates`].
+/// otherwise; counts stored plus one (0: a free slot) in a word, and those of 64 bits or more
+/// (domino tilings of big boards have them) in a map of their own, the slot saying so. Grows
+/// like [`DeadStates`].
 pub(crate) struct SubtreeCounts<B> {
     table: CountTable<B>,
     growth: Growth,
+    /// Counts too big for a slot, by the state's key (short or whole).
+    big: std::collections::BTreeMap<(B, u64), u128>,
 }
+
+/// A slot's value for a count kept in [`SubtreeCounts::big`].
+const BIG: u64 = u64::MAX;
 
 /// The table of [`SubtreeCounts`], by how its keys are stored.
 enum CountTable<B> {
@@ -427,7 +434,7 @@ impl<B: CellBits> SubtreeCounts<B> {
         } else {
             (CountTable::Whole(Memo::new(log2)), std::mem::size_of::<((B, u64), u64)>())
         };
-        SubtreeCounts { table, growth: Growth::new(log2, most_slots(max_bytes, slot)) }
+        SubtreeCounts { table, growth: Growth::new(log2, most_slots(max_bytes, slot)), big: Default::default() }
     }
 
     /// Starts loading the slot of a state that [`SubtreeCounts::get`] will soon be asked about.
@@ -441,31 +448,50 @@ impl<B: CellBits> SubtreeCounts<B> {
 
     /// The count below a state, if known.
     #[inline(always)]
-    pub(crate) fn get(&self, occ: B, f: usize, used: u64) -> Option<u64> {
-        match &self.table {
+    pub(crate) fn get(&self, occ: B, f: usize, used: u64) -> Option<u128> {
+        let (stored, key) = match &self.table {
             CountTable::Short { memo, window } => {
                 let key = window.key(occ, f, used);
-                memo.get(key, key)
+                (memo.get(key, key), (B::empty(), key))
             }
-            CountTable::Whole(memo) => memo.get((occ, used), state_hash(occ, used)),
+            CountTable::Whole(memo) => (memo.get((occ, used), state_hash(occ, used)), (occ, used)),
+        };
+        match stored? {
+            BIG => self.big.get(&key).copied(),
+            c => Some(u128::from(c - 1)),
         }
-        .map(|c| c - 1)
     }
 
     /// Records the count below a state (it may push out another), and doubles the table when it
     /// has taken as many counts as it has slots.
     #[inline(always)]
-    pub(crate) fn insert(&mut self, occ: B, f: usize, used: u64, count: u64) {
-        match &mut self.table {
+    pub(crate) fn insert(&mut self, occ: B, f: usize, used: u64, count: u128) {
+        let stored = match u64::try_from(count) {
+            Ok(c) if c < BIG - 1 => c + 1,
+            _ => BIG,
+        };
+        let key = match &mut self.table {
             CountTable::Short { memo, window } => {
                 let key = window.key(occ, f, used);
-                memo.put(key, key, count + 1);
+                memo.put(key, key, stored);
+                (B::empty(), key)
             }
-            CountTable::Whole(memo) => memo.put((occ, used), state_hash(occ, used), count + 1),
+            CountTable::Whole(memo) => {
+                memo.put((occ, used), state_hash(occ, used), stored);
+                (occ, used)
+            }
+        };
+        if stored == BIG {
+            self.insert_big(key, count);
         }
         if self.growth.taken() {
             self.grow();
         }
+    }
+
+    #[cold]
+    fn insert_big(&mut self, key: (B, u64), count: u128) {
+        self.big.insert(key, count);
     }
 
     #[cold]

@@ -455,7 +455,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         memo: &mut SubtreeCounts<B>,
         leaves: &mut Leaves,
         budget: &mut Budget,
-    ) -> Result<u64, StopReason> {
+    ) -> Result<u128, StopReason> {
         match (!occ).lowest() {
             None => Ok(self.leaf(leaves)),
             Some(f) => match self.t.fitting(f, occ, self.avail, self.need()) {
@@ -475,7 +475,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         memo: &mut SubtreeCounts<B>,
         leaves: &mut Leaves,
         budget: &mut Budget,
-    ) -> Result<u64, StopReason> {
+    ) -> Result<u128, StopReason> {
         if at.0 >= self.t.fixed_bits
             && let Some(closed) = self.closed_by_holes(occ)
         {
@@ -483,7 +483,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
             if closed {
                 leaves.skipped();
             }
-            return Ok(u64::from(closed));
+            return Ok(u128::from(closed));
         }
         let left = self.t.pieces - self.placed;
         if left > NO_POCKETS_LEFT && !self.pockets_ok_called(occ, at.0, open) {
@@ -513,7 +513,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
             _ => None,
         };
         let (free, copies) = (!occ, t.all_used - self.used);
-        let mut total = 0u64;
+        let mut total = 0u128;
         if self.prefetching() {
             // No filter this far from the leaves.
             let base = self.gather(occ, open, at, Some(memo));
@@ -561,7 +561,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
 
     /// Keeps the count below a node: a dead state, or a subtree count.
     #[inline(always)]
-    fn keep_count(&mut self, occ: B, f: usize, memo: &mut SubtreeCounts<B>, total: u64) {
+    fn keep_count(&mut self, occ: B, f: usize, memo: &mut SubtreeCounts<B>, total: u128) {
         match self.dead.as_mut() {
             Some(d) if total == 0 => d.insert(occ, f, self.used),
             _ => memo.insert(occ, f, self.used, total),
@@ -579,7 +579,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         memo: &mut SubtreeCounts<B>,
         leaves: &mut Leaves,
         budget: &mut Budget,
-    ) -> Result<u64, StopReason> {
+    ) -> Result<u128, StopReason> {
         match self.start_of(occ, i) {
             Some(start) => self.count_place(occ, open, i, start, memo, leaves, budget),
             None => Ok(0),
@@ -598,7 +598,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         memo: &mut SubtreeCounts<B>,
         leaves: &mut Leaves,
         budget: &mut Budget,
-    ) -> Result<u64, StopReason> {
+    ) -> Result<u128, StopReason> {
         let t = self.t;
         let (ty, next) = (usize::from(t.tys[i]) % MAX_TYPES, occ | t.masks[i]);
         let (avail, need) = self.after(ty);
@@ -631,7 +631,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
 
     /// A tiling reached by a count: kept with the others met (see [`Leaves`]). (A full board
     /// whose pieces fall short of some type's least is none.)
-    fn leaf(&mut self, leaves: &mut Leaves) -> u64 {
+    fn leaf(&mut self, leaves: &mut Leaves) -> u128 {
         if !self.complete() {
             return 0;
         }
@@ -774,8 +774,8 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
     }
 }
 
-/// `total + n * weight`, or [`StopReason::Overflow`] past 64 bits (domino tilings of a 14x14
-/// board already number about 10^23).
-pub(super) fn add_weighted(total: u64, n: u64, weight: u64) -> Result<u64, StopReason> {
-    n.checked_mul(weight).and_then(|w| total.checked_add(w)).ok_or(StopReason::Overflow)
+/// `total + n * weight`, or [`StopReason::Overflow`] past 128 bits (domino tilings of a 14x14
+/// board already number about 10^23, past 64 bits; of 18x18 about 10^41).
+pub(super) fn add_weighted(total: u128, n: u128, weight: u64) -> Result<u128, StopReason> {
+    n.checked_mul(u128::from(weight)).and_then(|w| total.checked_add(w)).ok_or(StopReason::Overflow)
 }

@@ -19,9 +19,9 @@
 //! let shards: Vec<_> = (1..=3)
 //!     .map(|index| tiler.count_shard(Shard { index, count: 3 }, 1, &Budget::unlimited(), None).unwrap())
 //!     .collect();
-//! assert_eq!(shards.iter().map(|s| s.raw).sum::<u64>(), whole.raw);
-//! let numerator: u64 = shards.iter().map(|s| s.numerator).sum();
-//! assert_eq!(numerator / tiler.symmetries() as u64, whole.distinct);
+//! assert_eq!(shards.iter().map(|s| s.raw).sum::<u128>(), whole.raw);
+//! let numerator: u128 = shards.iter().map(|s| s.numerator).sum();
+//! assert_eq!(numerator / tiler.symmetries() as u128, whole.distinct);
 //! ```
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -61,11 +61,11 @@ pub struct ShardCounts {
     /// are shares of different counts and must not be summed.
     pub fingerprint: u64,
     /// Tilings below this shard's prefixes.
-    pub raw: u64,
+    pub raw: u128,
     /// The sum of `|Stab(T)|` over those tilings `T`: the numerators of all shards add up to
     /// `group` times the number of tilings distinct up to symmetry (the distinct counts of
     /// shards would not add up: a shard may hold part of a symmetry class).
-    pub numerator: u64,
+    pub numerator: u128,
     /// Number of board symmetries, `|G|` (1: none).
     pub group: u64,
     /// Whether this shard's counts are exact (its search finished).
@@ -191,6 +191,10 @@ impl Tiler {
         h.word(plan.len() as u64);
         for t in &plan.types {
             [u64::from(t.label), u64::from(t.count), t.size as u64].into_iter().for_each(|x| h.word(x));
+            // A range, when the type has one (the fingerprints of counts without are as before).
+            if t.min != t.count {
+                h.word(u64::from(t.min) | 1 << 63);
+            }
         }
         for p in &plan.placements {
             h.word(p.ty as u64);

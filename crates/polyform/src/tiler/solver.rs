@@ -132,14 +132,14 @@ impl Solution {
     }
 }
 
-/// Solution counts.
+/// Solution counts (128 bits: domino tilings of a 14x14 board already need 77).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[must_use = "counts say whether they are exact (their outcome)"]
 pub struct Counts {
     /// Every tiling.
-    pub raw: u64,
+    pub raw: u128,
     /// Tilings up to the board's symmetries.
-    pub distinct: u64,
+    pub distinct: u128,
     /// Number of board symmetries used (1: none).
     pub symmetries: usize,
     /// The group of those symmetries.
@@ -177,8 +177,8 @@ pub(super) struct Share<'a> {
 /// What a count gathers: tilings, the numerator of the distinct count (see [`Tiler::tally`]),
 /// the smallest tiling among the first each worker found, and whether it finished.
 pub(super) struct Tally {
-    pub(super) raw: u64,
-    pub(super) numerator: u64,
+    pub(super) raw: u128,
+    pub(super) numerator: u128,
     pub(super) sample: Option<Solution>,
     pub(super) outcome: Outcome,
 }
@@ -302,7 +302,8 @@ impl Tiler {
         };
         let init = || (0u64, 0u64, None, Fixed::default());
         let (accs, outcome) = self.drive(share, threads, budget, None, init, on_found);
-        let (raw, numerator) = accs.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        // Each worker's sums fit 64 bits: it visited each tiling.
+        let (raw, numerator) = accs.iter().fold((0, 0), |a, b| (a.0 + u128::from(b.0), a.1 + u128::from(b.1)));
         let sample = accs.into_iter().filter_map(|a| a.2).min();
         Tally { raw, numerator, sample, outcome }
     }
@@ -331,7 +332,7 @@ impl Tiler {
             return None;
         }
         let progress = share.and_then(|s| s.progress);
-        let init = || (0u64, Leaves::new());
+        let init = || (0u128, Leaves::new());
         let (accs, outcome) = self.drive_with(share, threads, budget, init, |acc, prefixes, next, b| {
             let done = |n: u64| {
                 if let Some(p) = progress {
@@ -345,10 +346,10 @@ impl Tiler {
             acc.1.merge(leaves);
             outcome
         });
-        let raw = accs.iter().try_fold(0u64, |sum, a| sum.checked_add(a.0));
+        let raw = accs.iter().try_fold(0u128, |sum, a| sum.checked_add(a.0));
         let (raw, outcome) = match raw {
             Some(raw) => (raw, outcome),
-            None => (u64::MAX, Outcome::Stopped(StopReason::Overflow)),
+            None => (u128::MAX, Outcome::Stopped(StopReason::Overflow)),
         };
         let mut leaves = Leaves::new();
         accs.into_iter().for_each(|a| leaves.merge(a.1));
@@ -356,7 +357,7 @@ impl Tiler {
         // A whole count that met every tiling one by one classifies them as visiting does.
         if share.is_none() && outcome.is_complete() && leaves.all {
             let mut fixed = Fixed::default();
-            let numerator = leaves.tilings.iter().map(|ids| self.weighed(ids, &mut fixed).1).sum();
+            let numerator = leaves.tilings.iter().map(|ids| u128::from(self.weighed(ids, &mut fixed).1)).sum();
             return Some(Tally { raw, numerator, sample, outcome });
         }
         let mut numerator = raw;
@@ -367,7 +368,8 @@ impl Tiler {
             // tilings would take, and visits instead once they have spent that (rent or buy);
             // a shard cannot (shards must all find the classes the same way).
             let (whole, fixed) = (share.is_none(), FixedTilings::new(&self.plan));
-            let limit = raw.saturating_mul(FIXED_NODES_PER_TILING).max(FIXED_NODES_LEAST);
+            let limit =
+                u64::try_from(raw).unwrap_or(u64::MAX).saturating_mul(FIXED_NODES_PER_TILING).max(FIXED_NODES_LEAST);
             let mut stop = if whole { budget.worker().with_nodes(limit) } else { budget.worker() };
 
             for g in 1..self.plan.symmetries.len() {
@@ -383,7 +385,7 @@ impl Tiler {
 
     /// The counts of a tally, timed from `start`.
     pub(super) fn counts_of(&self, tally: &Tally, start: Instant) -> Counts {
-        let g = self.symmetries() as u64;
+        let g = self.symmetries() as u128;
         Counts {
             raw: tally.raw,
             distinct: tally.numerator / g,
@@ -791,26 +793,30 @@ mod tests {
             let by_counts = fast.tally_by_counts(None, 1, &Budget::unlimited()).expect("copies: counted by subtrees");
             let dlx = Tiler::with_engine(&problem, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
             assert!(by_counts.raw > 1 && fast.symmetries() > 1, "{problem:?}");
-            assert_eq!((by_counts.raw, by_counts.numerator / fast.symmetries() as u64), (dlx.raw, dlx.distinct));
+            assert_eq!((by_counts.raw, by_counts.numerator / fast.symmetries() as u128), (dlx.raw, dlx.distinct));
             assert!(by_counts.sample.is_some());
         }
     }
 
     /// Dominoes on a 2 x n strip tile it in Fibonacci(n + 1) ways, and the reflection in the
     /// long axis fixes as many, so that `|G|` times the classes is over twice the raw count:
-    /// 2 x 90 is counted exactly, 2 x 93 (whose raw count needs 65 bits) says that it overflowed.
+    /// 2 x 93 (whose raw count needs 65 bits) and 2 x 182 (127 bits) are counted exactly, and
+    /// 2 x 186 (129 bits) says that it overflowed.
     #[test]
-    fn counts_past_64_bits_say_so() {
+    fn counts_past_64_bits_are_exact_and_past_128_say_so() {
         let strip = |n: usize| {
             let problem =
                 from_pictures(Lattice::Square, &vec!["#".repeat(n); 2].join("\n"), &[('D', n as u32, true, "##")]);
             Tiler::new(&problem.unwrap()).unwrap().count(1, &Budget::unlimited())
         };
-        let fib = |n: usize| (0..n).fold((0u64, 1u64), |(a, b), _| (b, a.wrapping_add(b))).0;
-        let fits = strip(90);
-        assert_eq!((fits.raw, fits.outcome), (fib(91), Outcome::Complete));
-        assert!(fits.distinct > fits.raw / 2, "the reflection in the long axis fixes every tiling");
-        assert_eq!(strip(93).outcome, Outcome::Stopped(StopReason::Overflow));
+        let fib = |n: usize| (0..n).fold((0u128, 1u128), |(a, b), _| (b, a.wrapping_add(b))).0;
+        for n in [90, 93, 182] {
+            let fits = strip(n);
+            assert_eq!((fits.raw, fits.outcome), (fib(n + 1), Outcome::Complete), "2 x {n}");
+            assert!(fits.distinct > fits.raw / 2, "the reflection in the long axis fixes every tiling");
+        }
+        assert!(fib(94) > u128::from(u64::MAX));
+        assert_eq!(strip(186).outcome, Outcome::Stopped(StopReason::Overflow));
     }
 
     #[test]

@@ -99,7 +99,7 @@ fn listing_matches_counts_and_validates() {
     });
     assert_eq!(outcome, Outcome::Complete);
     let counts = tiler.count(1, &Budget::unlimited());
-    assert_eq!(seen.len() as u64, counts.raw);
+    assert_eq!(seen.len() as u128, counts.raw);
     let mut distinct = 0;
     let outcome = tiler.for_each(&Budget::unlimited(), true, |_| {
         distinct += 1;
@@ -224,4 +224,51 @@ fn burr_files_count_what_burrtools_counts() {
         checked += 1;
     }
     assert_eq!(checked, 79);
+}
+
+/// Domino tilings of an `m` by `n` rectangle, by a transfer matrix over its columns (shares
+/// nothing with the engines): a state is the set of a column's cells already covered by
+/// dominoes reaching in from the column before.
+fn domino_tilings(m: u32, n: u32) -> u128 {
+    let mut ways = vec![0u128; 1 << m];
+    ways[0] = 1;
+    for _ in 0..n {
+        let mut next = vec![0u128; 1 << m];
+        for (state, &w) in ways.iter().enumerate().filter(|(_, w)| **w > 0) {
+            // Fill the column's free cells row by row: a vertical domino takes two free rows,
+            // a horizontal one reaches into the next column.
+            let mut stack = vec![(0u32, state as u32, 0u32)];
+            while let Some((row, filled, out)) = stack.pop() {
+                if row == m {
+                    next[out as usize] += w;
+                } else if filled >> row & 1 == 1 {
+                    stack.push((row + 1, filled, out));
+                } else {
+                    stack.push((row + 1, filled | 1 << row, out | 1 << row));
+                    if row + 1 < m && filled >> (row + 1) & 1 == 0 {
+                        stack.push((row + 2, filled | 3 << row, out));
+                    }
+                }
+            }
+        }
+        ways = next;
+    }
+    ways[0]
+}
+
+/// Counts past 64 bits are exact: domino tilings of rectangles against a transfer matrix
+/// (Kasteleyn's count), 8x22 (69 bits) and 14x14 (77 bits, also OEIS A004003's
+/// 112202208776036178000000).
+#[test]
+fn domino_counts_past_64_bits_are_exact() {
+    assert_eq!(domino_tilings(8, 8), 12_988_816, "the transfer matrix itself");
+    for (m, n) in [(8, 22), (14, 14)] {
+        let text =
+            format!("board\n{}\n\npiece D x{}\n##\n", vec!["#".repeat(n as usize); m as usize].join("\n"), m * n / 2);
+        let problem = Puzzle::parse(&text).unwrap().problem;
+        let counts = Tiler::new(&problem).unwrap().count(2, &Budget::unlimited());
+        assert_eq!((counts.raw, counts.outcome), (domino_tilings(m, n), Outcome::Complete), "{m}x{n}");
+        assert!(counts.raw > u128::from(u64::MAX), "{m}x{n}");
+    }
+    assert_eq!(domino_tilings(14, 14), 112_202_208_776_036_178_000_000);
 }

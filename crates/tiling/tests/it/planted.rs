@@ -192,11 +192,11 @@ proptest! {
             std::ops::ControlFlow::Continue(())
         });
         prop_assert_eq!(outcome, tessera_core::runtime::Outcome::Complete);
-        prop_assert_eq!(raw.len() as u64, counts.raw);
+        prop_assert_eq!(raw.len() as u128, counts.raw);
         let classes: BTreeSet<Tiling> = raw.iter().map(|t| {
             syms.iter().map(|(m, l)| t.iter().map(|(a, cs)| (l[a], cs.iter().map(|c| m[c]).collect())).collect::<Tiling>()).min().unwrap()
         }).collect();
-        prop_assert_eq!(classes.len() as u64, counts.distinct, "{:?}", problem);
+        prop_assert_eq!(classes.len() as u128, counts.distinct, "{:?}", problem);
     }
 }
 

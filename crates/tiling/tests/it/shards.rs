@@ -17,7 +17,7 @@ fn shards(tiler: &Tiler, n: u64) -> Vec<ShardCounts> {
 /// For splits into 1, 2, 3 and 7 shards: every shard finishes, all agree on the split, their
 /// prefixes are the split's, and their sums are the whole count (raw, and the numerators over
 /// `|G|` the distinct count). Returns the whole count.
-fn shards_add_up(tiler: &Tiler, what: &str) -> (u64, u64) {
+fn shards_add_up(tiler: &Tiler, what: &str) -> (u128, u128) {
     let whole = tiler.count(2, &Budget::unlimited());
     assert_eq!(whole.outcome, Outcome::Complete, "{what}");
     let mut fingerprints = Vec::new();
@@ -31,11 +31,11 @@ fn shards_add_up(tiler: &Tiler, what: &str) -> (u64, u64) {
             assert_eq!(s.done, s.shard_prefixes);
         }
         assert_eq!(shards.iter().map(|s| s.shard_prefixes).sum::<usize>(), first.prefixes, "{what}, {n} shards");
-        let raw: u64 = shards.iter().map(|s| s.raw).sum();
-        let numerator: u64 = shards.iter().map(|s| s.numerator).sum();
+        let raw: u128 = shards.iter().map(|s| s.raw).sum();
+        let numerator: u128 = shards.iter().map(|s| s.numerator).sum();
         assert_eq!(raw, whole.raw, "{what}, {n} shards: raw");
-        assert_eq!(numerator % first.group, 0, "{what}, {n} shards: whole classes");
-        assert_eq!(numerator / first.group, whole.distinct, "{what}, {n} shards: distinct");
+        assert_eq!(numerator % u128::from(first.group), 0, "{what}, {n} shards: whole classes");
+        assert_eq!(numerator / u128::from(first.group), whole.distinct, "{what}, {n} shards: distinct");
         assert_eq!(first.group, tiler.symmetries() as u64);
     }
     fingerprints.dedup();
@@ -44,7 +44,7 @@ fn shards_add_up(tiler: &Tiler, what: &str) -> (u64, u64) {
 }
 
 /// Both engines: their shards add up, and to the same counts.
-fn both_engines(problem: &tessera_polyform::tiler::Problem, what: &str) -> (u64, u64) {
+fn both_engines(problem: &tessera_polyform::tiler::Problem, what: &str) -> (u128, u128) {
     let fast = Tiler::with_engine(problem, EngineKind::Fast).unwrap();
     let dlx = Tiler::with_engine(problem, EngineKind::Dlx).unwrap();
     let counts = shards_add_up(&fast, &format!("{what} (fast)"));
