@@ -15,11 +15,13 @@ use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Verdict};
 use tessera_core::svg::board_svg;
 use tessera_core::tour::plural;
+use tessera_tiling::designer::{self, Uniqueness};
 use tessera_tiling::eval::{EvalConfig, EvalSummary, JobResult, run_job, summarise};
 use tessera_tiling::library::{self, OpenError};
 use tessera_tiling::random::{RandomSpec, planted};
 use tessera_tiling::report::{
-    CountReport, FirstReport, FirstStatus, PuzzleInfo, SolutionJson, SolutionListWriter, list_builtin,
+    CountReport, FirstReport, FirstStatus, FixedReport, PuzzleInfo, SolutionJson, SolutionListWriter, UniqueReport,
+    list_builtin,
 };
 use tessera_tiling::shards::{self, ShardLine};
 use tessera_tiling::{
@@ -156,6 +158,14 @@ pub struct SolveArgs {
     /// Find one tiling.
     #[arg(long, group = "mode")]
     first: bool,
+    /// Is the solution unique up to symmetry? Stops at the second class of tilings: unique,
+    /// not unique (showing two), or none (with a reason a person can check).
+    #[arg(long, group = "mode")]
+    unique: bool,
+    /// Which pieces every tiling puts in the same place (up to the board's symmetries): visits
+    /// every tiling.
+    #[arg(long, group = "mode")]
+    fixed_pieces: bool,
     /// With --all: list one tiling per symmetry class only.
     #[arg(long, requires = "all")]
     distinct: bool,
@@ -176,11 +186,11 @@ pub struct SolveArgs {
     budget: BudgetArg,
     /// Count only shard I of N (1-based) of a count split across machines, and print its
     /// counts as one JSON line for --merge.
-    #[arg(long, value_name = "I/N", value_parser = count_shard, conflicts_with_all = ["all", "first", "svg"])]
+    #[arg(long, value_name = "I/N", value_parser = count_shard, conflicts_with_all = ["all", "first", "unique", "fixed_pieces", "svg"])]
     shard: Option<Shard>,
     /// Do not count: sum the JSON lines of the shards of a count (`--shard`) and say whether
     /// every shard is in.
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["puzzle", "all", "first", "svg", "shard"])]
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["puzzle", "all", "first", "unique", "fixed_pieces", "svg", "shard"])]
     merge: Vec<PathBuf>,
     /// Show a count's progress on stderr even when it is not a terminal (on a terminal it
     /// shows anyway, once the count has run for two seconds).
@@ -322,6 +332,9 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
     // The budget covers building the tables too.
     let budget = Budget::unlimited().with_time_opt(args.budget.get());
     let puzzle = library::open_problem(name, args.problem.as_deref()).map_err(with_example_hint)?;
+    if let Some(r) = designer::bad_input(&puzzle.problem) {
+        bail!("{name}: {r}: there is no tiling");
+    }
     if let Some(path) = &args.svg {
         crate::common::check_writable(path)?;
     }
@@ -334,15 +347,30 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
         built => built?,
     };
     let threads = args.threads.get();
-    if !tiler.plan().area_fits() {
-        eprintln!(
-            "note: the pieces cover {} cells but the board has {}: there is no tiling",
-            puzzle.problem.piece_area(),
-            puzzle.problem.board.len()
-        );
-    }
     let (outcome, sample, mismatch) = if args.all {
         list_all(args, &puzzle, &tiler, &budget)?
+    } else if args.unique {
+        let answer = designer::uniqueness(&tiler, &budget);
+        let report = UniqueReport::new(&puzzle, &tiler, &answer, start.elapsed().as_secs_f64());
+        if args.json {
+            emit_json(&report)?;
+        } else {
+            emit(&report.to_string())?;
+        }
+        match answer {
+            Uniqueness::Unique(s) | Uniqueness::NotUnique(s, _) => (Outcome::Complete, Some(s), None),
+            Uniqueness::None => (Outcome::Complete, None, None),
+            Uniqueness::Unknown(r) => (Outcome::Stopped(r), None, None),
+        }
+    } else if args.fixed_pieces {
+        let (places, outcome) = designer::fixed_pieces(&tiler, threads, &budget);
+        let report = FixedReport::new(&puzzle, &tiler, places, outcome, start.elapsed().as_secs_f64());
+        if args.json {
+            emit_json(&report)?;
+        } else {
+            emit(&report.to_string())?;
+        }
+        (outcome, None, None)
     } else if args.first {
         let verdict = tiler.first(threads, args.seed, &budget);
         let report = FirstReport::new(&puzzle, &tiler, &verdict, start.elapsed().as_secs_f64(), args.seed, threads);
@@ -575,7 +603,10 @@ fn with_engine_hint(e: &TilingError) -> anyhow::Error {
 fn first_text(report: &FirstReport, tiler: &Tiler, verdict: &Verdict<Solution>) -> String {
     let found = match verdict {
         Verdict::Feasible(s) | Verdict::Optimal(s) => tiler.draw(s),
-        _ if report.status == FirstStatus::NoTiling => "no tiling exists\n".into(),
+        _ if report.status == FirstStatus::NoTiling => match &report.no_tiling_reason {
+            Some(r) => format!("no tiling exists\nreason: {r}\n"),
+            None => "no tiling exists\n".into(),
+        },
         _ => "no tiling found before the search was stopped\n".into(),
     };
     let threads = plural(report.threads as u64, "thread", "threads");

@@ -26,6 +26,7 @@
 
 pub mod burr;
 pub mod demo;
+pub mod designer;
 pub mod dlx;
 pub mod eval;
 pub mod library;

@@ -13,6 +13,7 @@ use tessera_core::geometry::Lattice;
 use tessera_core::runtime::{Outcome, StopReason, Verdict};
 use tessera_core::tour::plural;
 
+use crate::designer::{Reason, Uniqueness, why_none};
 use crate::puzzle::Puzzle;
 use tessera_polyform::tiler::plan::Group;
 use tessera_polyform::tiler::{Counts, EngineKind, Solution, Tiler};
@@ -135,9 +136,11 @@ impl SolutionJson {
         let drawn = tiler.labelled_cells(s);
         let labels = tiler.labels(s);
         let chars: Vec<char> = labels.chars().collect();
+        // Optional cells left empty are no piece.
         let pieces = s
             .piece_cells()
             .into_iter()
+            .filter(|ks| chars[ks[0]] != tessera_polyform::tiler::problem::EMPTY)
             .map(|ks| PieceJson {
                 label: chars[ks[0]],
                 cells: ks.iter().map(|&k| (drawn[k].0, drawn[k].1)).collect(),
@@ -178,6 +181,9 @@ pub struct CountReport {
     pub expected_assemblies: Option<u128>,
     /// Whether the counts match the stated ones (`None`: nothing stated or count incomplete).
     pub matches_expected: Option<bool>,
+    /// When the count found no tiling: the first reason found that a person can check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_tiling_reason: Option<Reason>,
 }
 
 impl CountReport {
@@ -208,6 +214,7 @@ impl CountReport {
             expected_distinct: ed,
             expected_assemblies: ea,
             matches_expected: matches,
+            no_tiling_reason: (complete && counts.raw == 0).then(|| why_none(&puzzle.problem, tiler)).flatten(),
         }
     }
 
@@ -245,6 +252,9 @@ impl std::fmt::Display for CountReport {
         }
         if !self.puzzle.group.description.is_empty() {
             writeln!(f, "symmetry: {}", self.puzzle.group.description)?;
+        }
+        if let Some(r) = &self.no_tiling_reason {
+            writeln!(f, "reason: {r}")?;
         }
         match self.matches_expected {
             Some(true) => writeln!(f, "expected: matches the puzzle's stated counts")?,
@@ -301,6 +311,9 @@ pub struct FirstReport {
     pub seed: u64,
     /// Worker threads.
     pub threads: usize,
+    /// When there is no tiling: the first reason found that a person can check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_tiling_reason: Option<Reason>,
 }
 
 impl FirstReport {
@@ -325,7 +338,135 @@ impl FirstReport {
             seconds,
             seed,
             threads,
+            no_tiling_reason: matches!(verdict, Verdict::Infeasible)
+                .then(|| why_none(&puzzle.problem, tiler))
+                .flatten(),
         }
+    }
+}
+
+/// The answer of `solve --fixed-pieces`: which pieces every tiling puts in one place.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FixedReport {
+    /// The puzzle.
+    pub puzzle: PuzzleInfo,
+    /// Each piece type: whether it is fixed, and in how many places (up to symmetry) its copies
+    /// sit across the tilings.
+    pub pieces: Vec<crate::designer::PiecePlace>,
+    /// Whether every tiling was visited.
+    pub complete: bool,
+    /// Why the visits stopped early, if they did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<StopReason>,
+    /// Wall time in seconds, building the tables included.
+    pub seconds: f64,
+}
+
+impl FixedReport {
+    /// Describes where the pieces sit.
+    #[must_use]
+    pub fn new(
+        puzzle: &Puzzle,
+        tiler: &Tiler,
+        pieces: Vec<crate::designer::PiecePlace>,
+        outcome: Outcome,
+        seconds: f64,
+    ) -> Self {
+        let stop_reason = match outcome {
+            Outcome::Complete => None,
+            Outcome::Stopped(r) => Some(r),
+        };
+        FixedReport {
+            puzzle: PuzzleInfo::new(puzzle, tiler),
+            pieces,
+            complete: stop_reason.is_none(),
+            stop_reason,
+            seconds,
+        }
+    }
+}
+
+impl std::fmt::Display for FixedReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{}", self.puzzle)?;
+        if self.pieces.iter().all(|p| p.places == 0) {
+            writeln!(f, "no tiling: no piece has a place")?;
+        }
+        for p in self.pieces.iter().filter(|p| p.places > 0) {
+            match p.fixed {
+                true => writeln!(f, "{}: fixed (the same place in every tiling, up to symmetry)", p.label)?,
+                false => writeln!(f, "{}: moves ({} places up to symmetry)", p.label, p.places)?,
+            }
+        }
+        if let Some(r) = self.stop_reason {
+            writeln!(f, "incomplete: {r} (a piece that moves moves; one said fixed may not be)")?;
+        }
+        writeln!(f, "time: {:.3} s", self.seconds)
+    }
+}
+
+/// The answer of `solve --unique`: one solution up to symmetry, two, or none.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UniqueReport {
+    /// The puzzle.
+    pub puzzle: PuzzleInfo,
+    /// `unique`, `not_unique`, `none`, or `unknown` (the search was stopped first).
+    pub verdict: String,
+    /// The tilings found: one if unique, two of different classes if not.
+    pub solutions: Vec<SolutionJson>,
+    /// When there is no tiling: the first reason found that a person can check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_tiling_reason: Option<Reason>,
+    /// Why the search stopped, if it did before knowing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<StopReason>,
+    /// Wall time in seconds, building the tables included.
+    pub seconds: f64,
+}
+
+impl UniqueReport {
+    /// Describes an answer.
+    #[must_use]
+    pub fn new(puzzle: &Puzzle, tiler: &Tiler, answer: &Uniqueness, seconds: f64) -> Self {
+        let (verdict, solutions, stop_reason) = match answer {
+            Uniqueness::Unique(s) => ("unique", vec![SolutionJson::new(tiler, s)], None),
+            Uniqueness::NotUnique(a, b) => {
+                ("not_unique", vec![SolutionJson::new(tiler, a), SolutionJson::new(tiler, b)], None)
+            }
+            Uniqueness::None => ("none", Vec::new(), None),
+            Uniqueness::Unknown(r) => ("unknown", Vec::new(), Some(*r)),
+        };
+        let no_tiling_reason = matches!(answer, Uniqueness::None).then(|| why_none(&puzzle.problem, tiler)).flatten();
+        UniqueReport {
+            puzzle: PuzzleInfo::new(puzzle, tiler),
+            verdict: verdict.to_string(),
+            solutions,
+            no_tiling_reason,
+            stop_reason,
+            seconds,
+        }
+    }
+}
+
+impl std::fmt::Display for UniqueReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{}", self.puzzle)?;
+        match self.verdict.as_str() {
+            "unique" => writeln!(f, "unique: one solution up to symmetry")?,
+            "not_unique" => writeln!(f, "not unique: two solutions that no symmetry of the board maps to each other")?,
+            "none" => writeln!(f, "none: the puzzle has no solution")?,
+            _ => writeln!(f, "unknown: the search was stopped before it knew")?,
+        }
+        for s in &self.solutions {
+            writeln!(f)?;
+            for row in &s.rows {
+                writeln!(f, "{row}")?;
+            }
+        }
+        if let Some(r) = &self.no_tiling_reason {
+            writeln!(f, "reason: {r}")?;
+        }
+        writeln!(f, "time: {:.3} s", self.seconds)
     }
 }
 

@@ -371,3 +371,24 @@ fn burr_files_are_listed_and_solved() {
         assert_eq!(stderr(&out).lines().count(), 1, "{args:?}: {}", stderr(&out));
     }
 }
+
+/// The designer's questions: unique (with JSON), which pieces sit in one place, and a reason
+/// when there is no tiling; pieces that cannot fill the board are an error line.
+#[test]
+fn designer_questions_are_answered() {
+    let text = stdout(&tessera(&["tiling", "solve", "pentomino-3x20", "--unique"]));
+    assert!(text.contains("not unique"), "{text}");
+    let out = tessera(&["tiling", "solve", "pentomino-3x20", "--unique", "--json"]);
+    let report: tessera_tiling::report::UniqueReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report.verdict.as_str(), report.solutions.len()), ("not_unique", 2));
+    let fixed = stdout(&tessera(&["tiling", "solve", "pentomino-3x20", "--fixed-pieces"]));
+    assert!(fixed.contains("X: fixed") && fixed.contains("F: moves (2 places"), "{fixed}");
+    let none = stdout(&tessera(&["tiling", "solve", "one-sided-tetromino-4x7", "--unique"]));
+    assert!(none.contains("none") && none.contains("reason: coloured like a chessboard"), "{none}");
+    let dir = scratch("designer");
+    let file = dir.join("short.txt");
+    std::fs::write(&file, "board\n###\n\npiece D\n##\n").unwrap();
+    let out = tessera(&["tiling", "solve", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("the pieces cover 2 cells, but the board needs 3 covered"), "{}", stderr(&out));
+}
