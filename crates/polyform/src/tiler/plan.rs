@@ -99,7 +99,7 @@ pub struct Plan {
     /// "pieces" placed only on them (the last type).
     pub empty: Option<usize>,
     /// Bits below this are the cells that must be covered; the optional cells come after them
-    /// (see [`optional_last`]), and a search that has covered the others may close a tiling by
+    /// (see `optional_last`), and a search that has covered the others may close a tiling by
     /// leaving them all empty. `nbits` without optional cells.
     pub fixed_bits: usize,
 }
