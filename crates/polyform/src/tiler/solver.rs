@@ -33,7 +33,7 @@ use crate::tiler::dlx::Dlx;
 use crate::tiler::engine::{Engine, Leaves};
 use crate::tiler::fast::{Fast, MAX_TYPES};
 use crate::tiler::fit::FitTables;
-use crate::tiler::fixed::FixedTilings;
+use crate::tiler::fixed::{FixedTilings, symmetry_classes};
 use crate::tiler::plan::{Group, Plan};
 use crate::tiler::problem::{Problem, draw, picture};
 use crate::tiler::search::add_weighted;
@@ -372,8 +372,10 @@ impl Tiler {
                 u64::try_from(raw).unwrap_or(u64::MAX).saturating_mul(FIXED_NODES_PER_TILING).max(FIXED_NODES_LEAST);
             let mut stop = if whole { budget.worker().with_nodes(limit) } else { budget.worker() };
 
-            for g in 1..self.plan.symmetries.len() {
-                match fixed.count(g, &mut stop).and_then(|n| add_weighted(numerator, n, 1)) {
+            for (g, members) in symmetry_classes(&self.plan) {
+                // A class of symmetries that act as the identity fixes every tiling.
+                let fixed = if g == 0 { Ok(raw) } else { fixed.count(g, &mut stop) };
+                match fixed.and_then(|n| add_weighted(numerator, n, members)) {
                     Ok(sum) => numerator = sum,
                     Err(StopReason::Nodes) if whole => return None,
                     Err(r) => return Some(Tally { raw, numerator, sample, outcome: Outcome::Stopped(r) }),
