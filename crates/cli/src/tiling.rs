@@ -403,8 +403,14 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
         // BurrTools' count: the distinct one, or (with ranges) three more counts.
         let mut assemblies = None;
         if counts.outcome.is_complete() {
-            let (a, outcome) =
-                burr::assemblies(&puzzle.problem, counts.distinct, args.engine.kind(), threads, &budget)?;
+            let (a, outcome) = burr::assemblies(
+                &puzzle.problem,
+                counts.distinct,
+                tiler.group().reflections,
+                args.engine.kind(),
+                threads,
+                &budget,
+            )?;
             assemblies = outcome.is_complete().then_some(a);
             counts.outcome = outcome;
         }

@@ -113,16 +113,22 @@ fn oriented(p: &crate::puzzle::PieceSpec, t: Transform) -> Vec<(Coord, u8)> {
     form.cells().iter().zip(cells).map(|(&c, (_, k))| (c, k)).collect()
 }
 
-/// The assemblies of a problem whose distinct count is `distinct` (see the module
-/// documentation): that count itself, or three counts more on `threads` workers. Stops as
-/// `budget` says, with the outcome of the counts.
+/// The assemblies of a problem whose distinct count is `distinct`, up to a group with
+/// `reflections` reflections (see the module documentation): that count itself, or three
+/// counts more on `threads` workers. Stops as `budget` says, with the outcome of the counts.
 pub fn assemblies(
     problem: &Problem,
     distinct: u128,
+    reflections: usize,
     engine: EngineKind,
     threads: usize,
     budget: &Budget,
 ) -> Result<(u128, Outcome), TilingError> {
+    // Without reflections the distinct count is up to rotations, and so are the assemblies (a
+    // board with no mirror symmetry merges no tiling with its mirror image).
+    if reflections == 0 {
+        return Ok((distinct, Outcome::Complete));
+    }
     let w = match mirror_split(problem) {
         MirrorSplit::Same => return Ok((distinct, Outcome::Complete)),
         MirrorSplit::Rotations => None,

@@ -211,6 +211,7 @@ fn burr_files_count_what_burrtools_counts() {
         let (assemblies, outcome) = tessera_tiling::burr::assemblies(
             &puzzle.problem,
             counts.distinct,
+            tiler.group().reflections,
             EngineKind::Auto,
             1,
             &Budget::unlimited(),
