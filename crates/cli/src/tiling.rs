@@ -478,7 +478,9 @@ fn show_burr(source: &str, json: bool) -> Result<ExitCode> {
             })
             .collect();
         let name = p.name.as_deref().map_or_else(String::new, |n| format!(" {n:?}"));
-        let stored = p.stored_assemblies.map_or_else(String::new, |a| format!(", stored: {a} assemblies"));
+        let stored = p
+            .stored_assemblies
+            .map_or_else(String::new, |a| format!(", stored: {a} {}", if a == 1 { "assembly" } else { "assemblies" }));
         out += &format!(
             "problem {k}{name}: result S{} ({filled} filled + {variable} variable cells), pieces {}{stored}\n",
             p.result + 1,

@@ -64,7 +64,7 @@ impl std::fmt::Display for StopReason {
             StopReason::Cancelled => "cancelled",
             StopReason::Visitor => "stopped by the caller",
             StopReason::GaveUp => "gave up (an incomplete search)",
-            StopReason::Overflow => "the count passed 2^64 - 1",
+            StopReason::Overflow => "the count passed 2^128 - 1",
         })
     }
 }

@@ -154,7 +154,8 @@ impl std::fmt::Display for Reason {
         match self {
             Reason::Area { pieces, board } => {
                 let span = |(a, b): (u64, u64)| if a == b { a.to_string() } else { format!("{a} to {b}") };
-                write!(f, "the pieces cover {} cells, but the board needs {} covered", span(*pieces), span(*board))
+                let cells = if *pieces == (1, 1) { "cell" } else { "cells" };
+                write!(f, "the pieces cover {} {cells}, but the board needs {} covered", span(*pieces), span(*board))
             }
             Reason::TooBig { label, cells, board } => {
                 write!(f, "piece {label} has {cells} cells, more than the board's {board}")

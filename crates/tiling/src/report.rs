@@ -245,7 +245,12 @@ impl std::fmt::Display for CountReport {
             Some(r) => format!(" (incomplete: {r})"),
             None => String::new(),
         };
-        writeln!(f, "tilings: {} ({} up to symmetry){partial}", self.raw, self.distinct)?;
+        if self.stop_reason == Some(StopReason::Overflow) {
+            // The counts so far mean nothing: say what is known.
+            writeln!(f, "tilings: more than 2^128 - 1 = {} (incomplete)", u128::MAX)?;
+        } else {
+            writeln!(f, "tilings: {} ({} up to symmetry){partial}", self.raw, self.distinct)?;
+        }
         // BurrTools' count, for its kind of puzzle (solid), or where it differs.
         if let Some(a) = self.assemblies.filter(|&a| a != self.distinct || self.puzzle.lattice.is_solid()) {
             writeln!(f, "assemblies: {a} (as BurrTools counts them)")?;
