@@ -326,6 +326,7 @@ impl XmPuzzle {
         if root.name != "puzzle" {
             return err(root.line, format!("<{}> where a BurrTools file has <puzzle>", root.name));
         }
+        root.known(&["version"])?;
         let version = root.number("version")?.ok_or_else(|| missing(root, "version"))?;
         if version != 1 && version != 2 {
             return err(root.line, format!("format version {version}: tessera reads versions 1 and 2"));
@@ -341,6 +342,7 @@ impl XmPuzzle {
         for e in &root.children {
             match e.name.as_str() {
                 "gridType" => {
+                    e.known(&["type"])?;
                     let n = e.number("type")?.ok_or_else(|| missing(e, "type"))?;
                     file.grid = Grid::of(n).ok_or_else(|| ParseError {
                         line: e.line,
@@ -349,6 +351,7 @@ impl XmPuzzle {
                 }
                 "colors" => {
                     for c in e.children.iter().filter(|c| c.name == "color") {
+                        c.known(&["red", "green", "blue"])?;
                         let channel = |name| Ok::<u8, ParseError>(c.number(name)?.unwrap_or(0).min(255) as u8);
                         file.colours.push([channel("red")?, channel("green")?, channel("blue")?]);
                     }
@@ -402,6 +405,7 @@ fn missing(e: &Element, attribute: &str) -> ParseError {
 
 /// A `<voxel>` element: its box and its voxels.
 fn read_shape(e: &Element) -> Result<Shape, ParseError> {
+    e.known(&["x", "y", "z", "type", "name", "weight", "hx", "hy", "hz"])?;
     let size = |a| e.number(a)?.ok_or_else(|| missing(e, a));
     let size = [size("x")?, size("y")?, size("z")?];
     let voxels: u64 = size.iter().map(|&s| u64::from(s)).product();
@@ -475,6 +479,7 @@ fn read_shape(e: &Element) -> Result<Shape, ParseError> {
 
 /// A `<problem>` element.
 fn read_problem(e: &Element) -> Result<BurrProblem, ParseError> {
+    e.known(&["name", "state", "assemblies", "solutions", "time", "maxHoles"])?;
     let solved = e.number("state")?.is_some_and(|s| s != 0);
     let mut p = BurrProblem {
         name: e.attr("name").map(str::to_string),
@@ -493,9 +498,13 @@ fn read_problem(e: &Element) -> Result<BurrProblem, ParseError> {
                     p.parts.push(read_part(s)?);
                 }
             }
-            "result" => p.result = c.number("id")?.ok_or_else(|| missing(c, "id"))? as usize,
+            "result" => {
+                c.known(&["id"])?;
+                p.result = c.number("id")?.ok_or_else(|| missing(c, "id"))? as usize;
+            }
             "bitmap" => {
                 for pair in c.children.iter().filter(|x| x.name == "pair") {
+                    pair.known(&["piece", "result"])?;
                     let colour = |a| {
                         let n = pair.number(a)?.ok_or_else(|| missing(pair, a))?;
                         u8::try_from(n + 1).ok().filter(|&k| k <= 63).ok_or_else(|| ParseError {
@@ -519,6 +528,7 @@ fn read_problem(e: &Element) -> Result<BurrProblem, ParseError> {
 
 /// A `<shape>` of a problem: an id and a count, or a range.
 fn read_part(e: &Element) -> Result<Part, ParseError> {
+    e.known(&["id", "count", "min", "max", "group"])?;
     let shape = e.number("id")?.ok_or_else(|| missing(e, "id"))? as usize;
     let (min, max) = match (e.number("count")?, e.number("min")?, e.number("max")?) {
         (Some(n), _, _) => (n, n),
@@ -645,6 +655,18 @@ impl Element {
 
     fn attr(&self, key: &str) -> Option<&str> {
         self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// An error for the first attribute not in `known`: BurrTools writes no other, so another
+    /// is a damaged file or one this reader would misread.
+    fn known(&self, known: &[&str]) -> Result<(), ParseError> {
+        match self.attrs.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+            None => Ok(()),
+            Some((k, _)) => err(
+                self.line,
+                format!("unknown attribute '{k}' in <{}> (BurrTools writes {} there)", self.name, known.join(", ")),
+            ),
+        }
     }
 
     /// A whole-number attribute, `None` if absent or empty.
@@ -824,6 +846,22 @@ mod tests {
                 "shape id 5, but the file has 1 shapes",
             ),
             (file(0, "", ok_shapes, "<problem><shapes/></problem>").into_bytes(), 9, "no <result"),
+            (
+                file(0, "", "<voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\" depth=\"2\">#</voxel>", ok_problem).into_bytes(),
+                6,
+                "unknown attribute 'depth' in <voxel>",
+            ),
+            (
+                file(
+                    0,
+                    "",
+                    ok_shapes,
+                    "<problem><shapes><shape id=\"0\" copies=\"2\"/></shapes><result id=\"0\"/></problem>",
+                )
+                .into_bytes(),
+                9,
+                "unknown attribute 'copies' in <shape>",
+            ),
             (
                 file(
                     0,
