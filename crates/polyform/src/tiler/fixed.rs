@@ -110,8 +110,8 @@ pub(crate) fn symmetry_classes(plan: &Plan) -> Vec<(usize, u64)> {
         if let Some(e) = find(action(g).0, action(g).1) {
             join(&mut parent, g, e);
         }
-        for h in 1..n {
-            let Some(hi) = inverse[h] else { continue };
+        for (h, hi) in inverse.iter().enumerate().skip(1) {
+            let Some(hi) = *hi else { continue };
             let (p, t) = compose(h, g);
             let Some(hg) = find(&p, &t) else { continue };
             let (p, t) = compose(hg, hi);
@@ -283,13 +283,17 @@ impl<'a> Orbits<'a> {
     }
 
     /// The orbits with a placement whose lowest bit is `b`, as their cells and types.
-    fn at(&self, b: usize) -> impl Iterator<Item = (&[(u32, u64)], &[(usize, u32)])> + '_ {
+    fn at(&self, b: usize) -> impl Iterator<Item = OrbitView<'_>> + '_ {
         self.filed[self.first[b] as usize..self.first[b + 1] as usize].iter().map(|&o| {
             let ((c0, t0), (c1, t1)) = (self.ends[o as usize], self.ends[o as usize + 1]);
             (&self.cells[c0 as usize..c1 as usize], &self.types[t0 as usize..t1 as usize])
         })
     }
 }
+
+/// One orbit as `Orbits::at` gives it: its cells as `(word, mask)` pairs and how many copies
+/// of each piece type it uses.
+type OrbitView<'o> = (&'o [(u32, u64)], &'o [(usize, u32)]);
 
 /// A depth-first count over orbits, remembering the count below each state.
 struct Search<'a> {
