@@ -104,13 +104,27 @@ fn pairing(problem: &Problem) -> Vec<Option<(u32, Option<usize>)>> {
     out
 }
 
-/// A piece's cells and colours under a lattice symmetry, in normal form (translated as
-/// [`Polyform`] translates them, sorted with them).
+/// A piece's cells and colours under a lattice symmetry, in normal form.
 fn oriented(p: &crate::puzzle::PieceSpec, t: Transform) -> Vec<(Coord, u8)> {
-    let mut cells: Vec<(Coord, u8)> = p.cells.iter().enumerate().map(|(k, &c)| (t.apply(c), p.colour(k))).collect();
+    normal(t, p.cells.iter().enumerate().map(|(k, &c)| (c, p.colour(k))))
+}
+
+/// Cells with what marks them, under a lattice symmetry, in normal form (translated as
+/// [`Polyform`] translates them, sorted with them).
+fn normal<K>(t: Transform, marked: impl Iterator<Item = (Coord, K)>) -> Vec<(Coord, K)> {
+    let mut cells: Vec<(Coord, K)> = marked.map(|(c, k)| (t.apply(c), k)).collect();
     cells.sort_by_key(|c| c.0.key());
     let form = Polyform::new(t.lattice, cells.iter().map(|c| c.0));
     form.cells().iter().zip(cells).map(|(&c, (_, k))| (c, k)).collect()
+}
+
+/// Whether a reflection maps the board onto itself, its optional cells and colours in place:
+/// whether BurrTools may merge a tiling with its mirror image at all, whatever the pieces.
+fn board_has_reflection(problem: &Problem) -> bool {
+    let lattice = problem.lattice;
+    let marked = || problem.board.iter().enumerate().map(|(k, &c)| (c, (problem.is_optional(k), problem.colour(k))));
+    let own = normal(Transform { lattice, rot: 0, mirror: false }, marked());
+    lattice.transforms(true).filter(|t| t.mirror).any(|t| normal(t, marked()) == own)
 }
 
 /// The assemblies of a problem whose distinct count is `distinct`, up to a group with
@@ -124,9 +138,12 @@ pub fn assemblies(
     threads: usize,
     budget: &Budget,
 ) -> Result<(u128, Outcome), TilingError> {
-    // Without reflections the distinct count is up to rotations, and so are the assemblies (a
-    // board with no mirror symmetry merges no tiling with its mirror image).
-    if reflections == 0 {
+    // Without reflections in its group the distinct count is up to rotations. So are the
+    // assemblies if the board itself has no mirror symmetry; if it has one, the pieces kept the
+    // reflections out of the group (a chiral piece without its mirror image), and the
+    // assemblies may still merge the tilings that use none of them.
+    let board_mirrored = reflections > 0 || board_has_reflection(problem);
+    if !board_mirrored {
         return Ok((distinct, Outcome::Complete));
     }
     let w = match mirror_split(problem) {
@@ -139,7 +156,9 @@ pub fn assemblies(
         let counts = Tiler::within(&p, engine, budget)?.count(threads, budget);
         Ok::<_, TilingError>((counts.distinct, counts.outcome))
     };
-    let (rotations, mut outcome) = classes(problem, true)?;
+    // The classes under rotations: the distinct count itself when its group has none but them.
+    let (rotations, mut outcome) =
+        if reflections == 0 { (distinct, Outcome::Complete) } else { classes(problem, true)? };
     let Some(w) = w else { return Ok((rotations, outcome)) };
     let (w_rotations, o1) = classes(&w, true)?;
     let (w_all, o2) = classes(&w, false)?;
