@@ -17,8 +17,8 @@
 //!
 //! The same filter one level up holds the regions that three disjoint placements tile, for
 //! nodes with four pieces left, when the band has few such triples (meteor's has; the
-//! pentominoes' bands hold far more, and they do without). BENCHMARKS.md gives what both filters
-//! do on meteor.
+//! pentominoes' bands hold far more, and they do without). What both filters do on meteor is in
+//! `docs/journal/2026-11-26-tiling-meteor-filter-of-triples.md`.
 
 use std::ops::ControlFlow;
 
