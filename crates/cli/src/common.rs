@@ -1,7 +1,7 @@
 //! Options and helpers shared by every game's commands.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{self, BufReader, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,7 +65,7 @@ pub fn catch_interrupts() {
 #[derive(Debug, Clone, Args)]
 pub struct ThreadsArg {
     /// Worker threads [default: the number of cores].
-    #[arg(long, short = 'j', value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, short = 'j', value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1024), allow_negative_numbers = true)]
     pub threads: Option<u64>,
 }
 
@@ -80,7 +80,7 @@ impl ThreadsArg {
 #[derive(Debug, Clone, Args)]
 pub struct SeedArg {
     /// Random seed [default: drawn from the clock, and printed].
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub seed: Option<u64>,
 }
 
@@ -97,7 +97,7 @@ impl SeedArg {
 #[derive(Debug, Clone, Args)]
 pub struct BudgetArg {
     /// Time limit in milliseconds [default: none].
-    #[arg(long, value_name = "MS", value_parser = at_least_one)]
+    #[arg(long, value_name = "MS", value_parser = at_least_one, allow_negative_numbers = true)]
     pub budget_ms: Option<u64>,
 }
 
@@ -129,16 +129,16 @@ pub struct ShardArgs {
 impl ShardArgs {
     /// Opens the JSON-lines sink, if one was asked for (and checks that the `--html` report
     /// can be written: both before the run).
-    fn sink(&self) -> Result<Option<Box<dyn Write + Send>>> {
+    fn sink(&self) -> Result<Option<LineSink>> {
         if let Some(path) = &self.html {
             check_writable(Path::new(path))?;
         }
         match self.jsonl.as_deref() {
             None => Ok(None),
-            Some("-") => Ok(Some(Box::new(std::io::stdout()))),
+            Some("-") => Ok(Some(LineSink::new(Box::new(io::stdout()), "to stdout"))),
             Some(path) => {
                 let f = File::create(path).with_context(|| format!("cannot create {path}"))?;
-                Ok(Some(Box::new(BufWriter::new(f))))
+                Ok(Some(LineSink::new(Box::new(f), path)))
             }
         }
     }
@@ -247,7 +247,7 @@ impl Jobs<'_> {
         let shard = self.shard.shard;
         let run = EvalRun { jobs, seed, threads, shard, label: self.label.into(), keep_cut_short };
         let mut sink = self.shard.sink()?;
-        let ran = run.run(&Budget::unlimited(), sink.as_deref_mut(), job)?;
+        let ran = run.run(&Budget::unlimited(), sink.as_mut(), job)?;
         *self.stopped.borrow_mut() = ran.stopped;
         Ok(ran.records)
     }
@@ -349,14 +349,79 @@ fn json_summary(summary: &impl Summary, stopped: &[StopMark]) -> Result<String> 
 pub fn at_least_one(s: &str) -> Result<u64, String> {
     match s.parse::<u64>() {
         Ok(n) if n >= 1 => Ok(n),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(format!("too large (at most {})", u64::MAX)),
         _ => Err("not a whole number of at least 1".into()),
     }
 }
 
+/// A writer whose failed writes say where they failed (`cannot write FILE: ...`, `cannot write
+/// to stdout: ...`). The error keeps its kind: a closed stdout is still a broken pipe, which
+/// `main` ends quietly.
+#[derive(Debug)]
+pub struct Named<W> {
+    inner: W,
+    /// What follows "cannot write": a path, or "to stdout".
+    what: String,
+}
+
+impl<W: Write> Named<W> {
+    /// `inner`, its errors naming `what` (a path, or "to stdout").
+    pub fn new(inner: W, what: impl Into<String>) -> Self {
+        Named { inner, what: what.into() }
+    }
+
+    fn named(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("cannot write {}: {e}", self.what))
+    }
+}
+
+impl<W: Write> Write for Named<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(|e| self.named(e))
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf).map_err(|e| self.named(e))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|e| self.named(e))
+    }
+}
+
+/// Stdout, its failed writes saying so (see [`Named`]).
+pub fn stdout() -> Named<io::StdoutLock<'static>> {
+    Named::new(io::stdout().lock(), "to stdout")
+}
+
+/// The `--jsonl` sink: holds what is written until a flush (the run flushes after every line),
+/// then writes it in one piece. A failed write so comes back from the flush itself, naming the
+/// file (or stdout), rather than wrapped in the JSON writer's error.
+pub struct LineSink {
+    out: Named<Box<dyn Write + Send>>,
+    held: Vec<u8>,
+}
+
+impl LineSink {
+    fn new(out: Box<dyn Write + Send>, what: &str) -> Self {
+        LineSink { out: Named::new(out, what), held: Vec::new() }
+    }
+}
+
+impl Write for LineSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.held.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        let written = self.out.write_all(&self.held).and_then(|()| self.out.flush());
+        self.held.clear();
+        written
+    }
+}
+
 /// Writes text to stdout. A closed stdout (`| head`) comes back as an error that `main` ends
-/// quietly.
+/// quietly; any other failure says it was stdout.
 pub fn emit(text: &str) -> Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout();
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())

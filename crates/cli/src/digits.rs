@@ -2,20 +2,19 @@
 
 use std::ffi::OsStr;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use tessera_core::eval::{Progress, Record};
-use tessera_core::runtime::Budget;
+use tessera_core::runtime::{Budget, duration_from_secs};
 use tessera_core::tour::plural;
 use tessera_digits::eval::{EvalSummary, GameResult, common_run, reference_optimum, run_job, summarise};
 use tessera_digits::exact::optimum;
 use tessera_digits::expected::expected_score;
 use tessera_digits::format::{StrategyValueReport, ValueReport};
 use tessera_digits::process::judge_program;
-use tessera_digits::protocol::play;
+use tessera_digits::protocol::{PlayError, play, shown};
 use tessera_digits::strategy::StrategyError;
 use tessera_digits::{Params, Strategy, StrategyName, TestSet};
 
@@ -86,14 +85,23 @@ fn official_set(s: &str) -> Result<u32, String> {
     }
 }
 
+/// Reads `--time-limit`: a positive number of seconds (clap's message names the value).
+fn seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
+        Ok(t) if t == f64::INFINITY => Err(format!("too large (at most {:e} seconds)", f64::MAX)),
+        _ => Err("not a positive number of seconds".into()),
+    }
+}
+
 /// `--n`, `--b`.
 #[derive(Debug, Clone, Args)]
 pub struct SizeArgs {
     /// Towers (N).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
     n: u64,
     /// Blocks per tower (B).
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, default_value_t = 15, allow_negative_numbers = true)]
     b: u64,
 }
 
@@ -117,25 +125,26 @@ pub struct PlayArgs {
 #[derive(Debug, Args)]
 pub struct JudgeArgs {
     /// The official test set to play (1 or 2).
-    #[arg(long, default_value_t = 2, value_parser = official_set)]
+    #[arg(long, default_value_t = 2, value_parser = official_set, allow_negative_numbers = true)]
     set: u32,
     /// Games [default: the set's 50]; P is scaled to the number of games unless --p is given.
-    #[arg(long, value_name = "T", value_parser = at_least_one)]
+    #[arg(long, value_name = "T", value_parser = at_least_one, allow_negative_numbers = true)]
     games: Option<u64>,
     /// Towers, instead of the set's (needs --p).
-    #[arg(long, requires = "p")]
+    #[arg(long, requires = "p", allow_negative_numbers = true)]
     n: Option<u64>,
     /// Blocks per tower, instead of the set's (needs --p).
-    #[arg(long, requires = "p")]
+    #[arg(long, requires = "p", allow_negative_numbers = true)]
     b: Option<u64>,
     /// The total the games must reach [default: the set's, scaled to --games].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     p: Option<u64>,
-    /// Kill the player after this many seconds (the official limit is 60).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    /// Kill the player after this many seconds (the official limit is 60; a time too long for
+    /// the clock is no limit).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds, allow_negative_numbers = true)]
     time_limit: f64,
     /// The same limit in milliseconds, as other commands take a time budget.
-    #[arg(long, value_name = "MS", value_parser = at_least_one, conflicts_with = "time_limit")]
+    #[arg(long, value_name = "MS", value_parser = at_least_one, conflicts_with = "time_limit", allow_negative_numbers = true)]
     budget_ms: Option<u64>,
     #[command(flatten)]
     seed: SeedArg,
@@ -168,7 +177,7 @@ pub struct EvalArgs {
     #[command(flatten)]
     strategy: StrategyArg,
     /// Games to simulate, the run's jobs.
-    #[arg(long = "runs", short = 'g', visible_alias = "games", value_name = "N", default_value_t = 10_000, value_parser = at_least_one)]
+    #[arg(long = "runs", short = 'g', visible_alias = "games", value_name = "N", default_value_t = 10_000, value_parser = at_least_one, allow_negative_numbers = true)]
     games: u64,
     #[command(flatten)]
     size: SizeArgs,
@@ -200,7 +209,14 @@ pub fn run(cmd: DigitsCommand) -> Result<ExitCode> {
 
 fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
     // The judge paces the games: nothing to report on Ctrl-C but the end of the session.
-    let report = quit_on_interrupt(|| play(std::io::stdin().lock(), std::io::stdout().lock(), args.strategy.strategy))?;
+    let played = quit_on_interrupt(|| play(std::io::stdin().lock(), std::io::stdout().lock(), args.strategy.strategy));
+    // The judge is stdin and stdout: a failure to talk to it says which (a closed stdout stays
+    // a broken pipe, which ends quietly).
+    let report = played.map_err(|e| match e {
+        PlayError::Read(e) => anyhow::Error::new(e).context("cannot read stdin"),
+        PlayError::Write(e) => anyhow::Error::new(e).context("cannot write to stdout"),
+        other => other.into(),
+    })?;
     if !args.quiet {
         let verdict = match report.passed {
             Some(true) => "the run passed",
@@ -228,13 +244,12 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
         (_, _, None) => official.with_games(t)?,
     };
     let limit = args.budget_ms.map_or(args.time_limit, |ms| ms as f64 / 1000.0);
-    if !(limit > 0.0 && limit.is_finite()) {
-        return Err(crate::common::usage("--time-limit must be a positive number of seconds"));
-    }
     let seed = args.seed.get();
     let (program, rest) = args.command.split_first().context("no player program given")?;
-    let report = quit_on_interrupt(|| judge_program(set, seed, program, rest, Some(Duration::from_secs_f64(limit))))
-        .with_context(|| format!("cannot start {program}"))?;
+    // A limit past what a `Duration` holds is none in practice.
+    let time_limit = Some(duration_from_secs(limit));
+    let report = quit_on_interrupt(|| judge_program(set, seed, program, rest, time_limit))
+        .with_context(|| format!("cannot start {}", plain(program)))?;
     if args.json {
         emit_json(&report)?;
     } else {
@@ -255,7 +270,7 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
             out += &format!("time limit: killed after {limit} s\n");
         }
         if let Some(extra) = &report.after_verdict {
-            out += &format!("after the verdict the player wrote {extra:?}\n");
+            out += &format!("after the verdict the player wrote {}\n", shown(extra));
         }
         match report.exit_code {
             Some(0) => {}
@@ -267,6 +282,16 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
         emit(&out)?;
     }
     Ok(if report.passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// A name as a message shows it: as typed, or quoted and escaped (and cut) if it holds control
+/// characters or spaces, which would garble the message.
+fn plain(name: &str) -> String {
+    if name.is_empty() || name.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        shown(name)
+    } else {
+        name.to_string()
+    }
 }
 
 fn value_cmd(args: &ValueArgs) -> Result<ExitCode> {

@@ -4,13 +4,13 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use tessera_core::eval::Record;
-use tessera_core::runtime::{Budget, StopReason, interrupted};
+use tessera_core::runtime::{Budget, StopReason, duration_from_secs, interrupted};
 use tessera_core::tour::plural;
 use tessera_hextris::eval::{EvalRecord, EvalSummary, RunInfo, Stopped, evaluate};
 use tessera_hextris::format::{ProblemStats, ScoreReport, Submission};
@@ -18,7 +18,9 @@ use tessera_hextris::judge::score;
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
-use crate::common::{Jobs, STOPPED_EARLY, ShardArgs, Summary, check_writable, emit, emit_json, write_file};
+use crate::common::{
+    Jobs, STOPPED_EARLY, ShardArgs, Summary, check_writable, emit, emit_json, quit_on_interrupt, write_file,
+};
 
 mod play;
 
@@ -71,7 +73,8 @@ pub struct CoresArg {
         visible_short_alias = 'j',
         visible_alias = "threads",
         value_name = "CORES",
-        value_parser = clap::value_parser!(u64).range(1..=1024)
+        value_parser = clap::value_parser!(u64).range(1..=1024),
+        allow_negative_numbers = true
     )]
     cores: Option<u64>,
 }
@@ -96,20 +99,20 @@ pub struct SolveArgs {
     #[arg(short = 'f', long = "file", value_name = "FILE", required = true)]
     files: Vec<String>,
     /// Total wall time for all problems, in seconds [default: 5 per problem].
-    #[arg(short = 't', long = "time", value_name = "SECONDS", value_parser = positive_seconds)]
+    #[arg(short = 't', long = "time", value_name = "SECONDS", value_parser = positive_seconds, allow_negative_numbers = true)]
     time: Option<f64>,
     /// The total wall time in milliseconds instead (the other games' flag).
-    #[arg(long, value_name = "MS", value_parser = crate::common::at_least_one, conflicts_with = "time")]
+    #[arg(long, value_name = "MS", value_parser = crate::common::at_least_one, conflicts_with = "time", allow_negative_numbers = true)]
     budget_ms: Option<u64>,
     /// Memory limit in megabytes (not checked: the solver takes at most about 150 MB a thread)
-    #[arg(short = 'm', long = "memory", value_name = "MB")]
+    #[arg(short = 'm', long = "memory", value_name = "MB", allow_negative_numbers = true)]
     memory: Option<u64>,
     #[command(flatten)]
     cores: CoresArg,
     #[command(flatten)]
     phrases: PhraseArgs,
     /// The widest beam to try (the search widens while time is left).
-    #[arg(long, value_name = "W", default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    #[arg(long, value_name = "W", default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=1 << 20), allow_negative_numbers = true)]
     max_width: u64,
     /// The tag written into each solution, followed by the game's score.
     #[arg(long, value_name = "TAG", default_value = "tessera")]
@@ -158,10 +161,10 @@ pub struct EvalArgs {
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     files: Vec<String>,
     /// Seconds per problem (wall time, all cores) [default: 10].
-    #[arg(short = 't', long = "time", value_name = "SECONDS", value_parser = positive_seconds)]
+    #[arg(short = 't', long = "time", value_name = "SECONDS", value_parser = positive_seconds, allow_negative_numbers = true)]
     time: Option<f64>,
     /// The time per problem in milliseconds instead (the other games' flag).
-    #[arg(long, value_name = "MS", value_parser = crate::common::at_least_one, conflicts_with = "time")]
+    #[arg(long, value_name = "MS", value_parser = crate::common::at_least_one, conflicts_with = "time", allow_negative_numbers = true)]
     budget_ms: Option<u64>,
     #[command(flatten)]
     cores: CoresArg,
@@ -185,16 +188,16 @@ pub struct TuneArgs {
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     files: Vec<String>,
     /// Training games per problem (random seeds, never the problem's own).
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1000), allow_negative_numbers = true)]
     seeds: u64,
     /// Generations of the cross-entropy method per problem.
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=100_000), allow_negative_numbers = true)]
     iterations: u64,
     /// Sets of weights drawn per generation.
-    #[arg(long, value_name = "N", default_value_t = 12, value_parser = clap::value_parser!(u64).range(2..=10_000))]
+    #[arg(long, value_name = "N", default_value_t = 12, value_parser = clap::value_parser!(u64).range(2..=10_000), allow_negative_numbers = true)]
     population: u64,
     /// Sets of weights to keep in the portfolio.
-    #[arg(long, value_name = "K", default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[arg(long, value_name = "K", default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=64), allow_negative_numbers = true)]
     keep: u64,
     #[command(flatten)]
     cores: CoresArg,
@@ -220,7 +223,7 @@ pub struct ShowArgs {
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     file: String,
     /// The seed [default: the problem's first].
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     seed: Option<u32>,
     /// The solution: a file of commands, or a JSON list of solutions (the entry for this problem
     /// and seed is taken), `-` for stdin [default: none, the starting board].
@@ -250,11 +253,11 @@ pub struct GenArgs {
     #[command(flatten)]
     seed: crate::common::SeedArg,
     /// Problems to make: ids 1000, 1001, ... (the official ones are 0..=24).
-    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=100_000), allow_negative_numbers = true)]
     count: u64,
     /// How many of them are small puzzles (the last K ids); the others are contest-like
     /// [default: a fifth of N, 10 of the default 50].
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
     small: Option<u64>,
     /// The folder to write `problem_<id>.json` into (made if missing).
     #[arg(long, value_name = "DIR")]
@@ -267,10 +270,13 @@ pub struct GenArgs {
     json: bool,
 }
 
+/// Reads `-t SECONDS`: a positive number (clap's message names the value: this one does not
+/// again). A time too long for the clock to hold is no limit in practice.
 fn positive_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
+    match s.trim().parse::<f64>() {
         Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
-        _ => Err(format!("{s:?} is not a positive number of seconds")),
+        Ok(t) if t == f64::INFINITY => Err(format!("too large (at most {:e} seconds)", f64::MAX)),
+        _ => Err("not a positive number of seconds".into()),
     }
 }
 
@@ -317,7 +323,7 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
         // problems left.
         let left = (working_seconds(total) - started.elapsed().as_secs_f64()).max(0.0);
         let share = left * work[i] / work[i..].iter().sum::<f64>();
-        let budget = Budget::unlimited().with_time(Duration::from_secs_f64(share));
+        let budget = Budget::unlimited().with_time(duration_from_secs(share));
         let games = solve(p, &settings, &budget, threads, |r| {
             if !args.quiet {
                 eprintln!("problem {}: {}", p.id, round(r));
@@ -397,10 +403,10 @@ fn seed_of(p: &Problem, seed: Option<u32>) -> Result<u32> {
     Ok(seed)
 }
 
-/// Reads a file, `-` meaning stdin.
+/// Reads a file, `-` meaning stdin (waiting on it, Ctrl-C quits at once).
 fn read_input(path: &Path) -> Result<String> {
     if path.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).context("cannot read stdin")
+        quit_on_interrupt(|| std::io::read_to_string(std::io::stdin())).context("cannot read stdin")
     } else {
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
     }

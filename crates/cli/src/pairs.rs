@@ -101,11 +101,13 @@ pub struct ScoreArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     board: BoardArg,
-    /// Time budget in milliseconds (the search stops sooner once the board is clear).
-    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS, value_parser = at_least_one)]
+    /// Time budget in milliseconds (the search stops sooner once the board is clear). Its end is
+    /// the contest's normal end: the best moves found, exit status 0 (a Ctrl-C before the board
+    /// is clear: status 3).
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS, value_parser = at_least_one, allow_negative_numbers = true)]
     budget_ms: u64,
     /// Independent searches in parallel; the first to clear the board wins.
-    #[arg(long, short = 'j', value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, short = 'j', value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256), allow_negative_numbers = true)]
     threads: u64,
     #[command(flatten)]
     seed: SeedArg,
@@ -121,12 +123,12 @@ pub struct EvalArgs {
     #[arg(long, value_name = "A..B", default_value = "1..100", value_parser = parse_range, allow_hyphen_values = true)]
     seeds: (i64, i64),
     /// Seeds to solve, the run's jobs: the same as `--seeds 1..N`.
-    #[arg(long, value_name = "N", value_parser = at_least_one, conflicts_with_all = ["seeds", "count"])]
+    #[arg(long, value_name = "N", value_parser = at_least_one, conflicts_with_all = ["seeds", "count"], allow_negative_numbers = true)]
     runs: Option<u64>,
     #[command(flatten)]
     class: ClassArgs,
     /// Time budget per seed in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS, value_parser = at_least_one)]
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS, value_parser = at_least_one, allow_negative_numbers = true)]
     budget_ms: u64,
     #[command(flatten)]
     threads: ThreadsArg,
@@ -143,19 +145,19 @@ pub struct EvalArgs {
 #[derive(Debug, Clone, Args)]
 pub struct ClassArgs {
     /// Only boards with these colours (`6`, or `5,6`).
-    #[arg(long, value_name = "C,...", value_delimiter = ',', value_parser = clap::value_parser!(u64).range(2..=6))]
+    #[arg(long, value_name = "C,...", value_delimiter = ',', value_parser = clap::value_parser!(u64).range(2..=6), allow_negative_numbers = true)]
     colors: Vec<u64>,
     /// Only small boards: at most this many tiles, 100 or more (with --max-side: small or thin).
-    #[arg(long, value_name = "TILES", value_parser = clap::value_parser!(u64).range(100..))]
+    #[arg(long, value_name = "TILES", value_parser = clap::value_parser!(u64).range(100..), allow_negative_numbers = true)]
     max_area: Option<u64>,
     /// Only thin boards: the smaller side at most this, 10 or more (with --max-area: small or thin).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(10..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(10..), allow_negative_numbers = true)]
     max_side: Option<u64>,
     /// The hard class: the same as --colors 6 --max-area 900 --max-side 14.
     #[arg(long, conflicts_with_all = ["colors", "max_area", "max_side"])]
     hard: bool,
     /// The first N boards of the class in the seed range (the range must hold that many).
-    #[arg(long, value_name = "N", value_parser = at_least_one)]
+    #[arg(long, value_name = "N", value_parser = at_least_one, allow_negative_numbers = true)]
     count: Option<u64>,
 }
 
@@ -223,11 +225,19 @@ pub struct ShowArgs {
     svg: Option<PathBuf>,
 }
 
-/// Parses `A..B` with `1 <= A <= B`.
+/// Parses `A..B` with `A <= B` (clap's message names the value: this one does not again).
 fn parse_range(s: &str) -> Result<(i64, i64), String> {
-    let bad = || format!("{s:?} is not a seed range A..B of 64-bit seeds with A <= B");
+    let bad = || "not a seed range A..B of 64-bit seeds with A <= B".to_string();
+    let seed = |t: &str| {
+        t.trim().parse::<i64>().map_err(|e| match e.kind() {
+            std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                format!("seed {} is out of range ({} to {})", t.trim(), i64::MIN, i64::MAX)
+            }
+            _ => bad(),
+        })
+    };
     let (a, b) = s.split_once("..").ok_or_else(bad)?;
-    let (a, b): (i64, i64) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+    let (a, b) = (seed(a)?, seed(b)?);
     if a > b {
         return Err(bad());
     }
@@ -250,11 +260,11 @@ pub fn run(cmd: PairsCommand) -> Result<ExitCode> {
     }
 }
 
-/// Reads a file, `-` meaning stdin.
+/// Reads a file, `-` meaning stdin (waiting on it, Ctrl-C quits at once).
 fn read_input(path: &std::path::Path) -> Result<String> {
     let mut text = String::new();
     if path.as_os_str() == "-" {
-        std::io::stdin().read_to_string(&mut text).context("cannot read stdin")?;
+        quit_on_interrupt(|| std::io::stdin().read_to_string(&mut text)).context("cannot read stdin")?;
     } else {
         text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     }
@@ -333,8 +343,14 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     if verdict.invalid.is_some() {
         bail!("internal error: the solver's moves fail the judge: {:?}", verdict.invalid);
     }
+    // Ctrl-C before the board was clear: the moves are what the search had, and the output and
+    // exit status say so (the budget running out is the contest's normal end, status 0).
+    let stopped = (sol.left > 0 && tessera_core::runtime::interrupted()).then_some(StopReason::Interrupted);
     if args.json {
-        emit_json_sorted(&SolveReport::new(&board, args.board.gen_seed, seed, &sol, verdict.score))?;
+        emit_json_sorted(&SolveReport {
+            stopped,
+            ..SolveReport::new(&board, args.board.gen_seed, seed, &sol, verdict.score)
+        })?;
     } else {
         emit(&format_moves(&sol.moves))?;
         eprintln!(
@@ -349,12 +365,10 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
             eprintln!("pairs: proven: no moves clear this board (an exhaustive search of its pairings)");
         }
     }
-    // Ctrl-C before the board was clear: the moves are what the search had, and the exit
-    // status says so (the budget running out is the contest's normal end, status 0).
-    if sol.left > 0 && tessera_core::runtime::interrupted() {
-        return Ok(crate::common::stopped_early(Outcome::Stopped(StopReason::Interrupted)));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(match stopped {
+        Some(why) => crate::common::stopped_early(Outcome::Stopped(why)),
+        None => ExitCode::SUCCESS,
+    })
 }
 
 fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {

@@ -30,17 +30,17 @@ use tessera_tiling::{
 
 use crate::common::{
     BudgetArg, Jobs, STOPPED_EARLY, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json,
-    emit_json_sorted, stopped_early, write_file,
+    emit_json_sorted, quit_on_interrupt, stopped_early, write_file,
 };
 
 /// `tessera meteor`.
 #[derive(Debug, Args)]
 pub struct MeteorArgs {
     /// Stop after this many solutions (the benchmark passes 2098: all of them).
-    #[arg(default_value_t = 2098, value_parser = at_least_one)]
+    #[arg(default_value_t = 2098, value_parser = at_least_one, allow_negative_numbers = true)]
     pub n: u64,
     /// Worker threads (one, like the benchmark).
-    #[arg(long, short = 'j', value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, short = 'j', value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024), allow_negative_numbers = true)]
     pub threads: u64,
 }
 
@@ -178,7 +178,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     engine: EngineArg,
     /// Seed of the random restarts of --first on hard puzzles.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "S", default_value_t = 0, allow_negative_numbers = true)]
     seed: u64,
     #[command(flatten)]
     threads: ThreadsArg,
@@ -214,22 +214,22 @@ pub struct ShapeArgs {
     #[arg(long, value_enum, default_value_t = LatticeName::Square)]
     lattice: LatticeName,
     /// Board width.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
     width: u32,
     /// Board height.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
     height: u32,
     /// Board depth in layers (cube and prism lattices only).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     depth: u32,
     /// Cells removed at random.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     holes: u32,
     /// Smallest piece size aimed at.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true)]
     min_piece: u32,
     /// Largest piece size.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
     max_piece: u32,
     /// Pieces may not be turned over.
     #[arg(long)]
@@ -266,7 +266,7 @@ pub struct RandomArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// Number of random puzzles, the run's jobs (across all shards).
-    #[arg(long = "runs", visible_alias = "puzzles", value_name = "N", default_value_t = 100, value_parser = at_least_one, conflicts_with = "merge")]
+    #[arg(long = "runs", visible_alias = "puzzles", value_name = "N", default_value_t = 100, value_parser = at_least_one, conflicts_with = "merge", allow_negative_numbers = true)]
     puzzles: u64,
     #[command(flatten)]
     shape: ShapeArgs,
@@ -276,7 +276,7 @@ pub struct EvalArgs {
     #[command(flatten)]
     engine: EngineArg,
     /// Time limit per puzzle in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = at_least_one)]
+    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = at_least_one, allow_negative_numbers = true)]
     budget_ms: u64,
     /// Print the summary as JSON.
     #[arg(long)]
@@ -305,7 +305,7 @@ pub fn run(cmd: TilingCommand) -> Result<ExitCode> {
             if json {
                 bail!("--json lists the problems of a BurrTools file; {name} is not one");
             }
-            let open = || library::open_problem(&name, problem.as_deref()).map_err(with_example_hint);
+            let open = || open_problem(&name, problem.as_deref()).map_err(with_example_hint);
             if cells {
                 emit(&open()?.to_cells_text())?;
             } else if let Some(text) = library::builtin_text(&name).filter(|_| problem.is_none()) {
@@ -331,7 +331,7 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
     let start = Instant::now();
     // The budget covers building the tables too.
     let budget = Budget::unlimited().with_time_opt(args.budget.get());
-    let puzzle = library::open_problem(name, args.problem.as_deref()).map_err(with_example_hint)?;
+    let puzzle = open_problem(name, args.problem.as_deref()).map_err(with_example_hint)?;
     if let Some(r) = designer::bad_input(&puzzle.problem) {
         bail!("{name}: {r}: there is no tiling");
     }
@@ -436,9 +436,19 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
     Ok(if outcome.is_complete() { ExitCode::SUCCESS } else { stopped_early(outcome) })
 }
 
+/// Opens a puzzle as [`library::open_problem`] does; reading stdin (`-`) waits on the user, so a
+/// Ctrl-C then quits at once.
+fn open_problem(source: &str, problem: Option<&str>) -> Result<Puzzle, OpenError> {
+    if source == "-" {
+        quit_on_interrupt(|| library::open_problem(source, problem))
+    } else {
+        library::open_problem(source, problem)
+    }
+}
+
 /// `show --dlx`: the puzzle (any that `solve` opens) as dlx1's input.
 fn show_dlx(source: &str, problem: Option<&str>) -> Result<ExitCode> {
-    let puzzle = library::open_problem(source, problem).map_err(with_example_hint)?;
+    let puzzle = open_problem(source, problem).map_err(with_example_hint)?;
     // The dancing-links engine builds the plan and little else.
     let tiler = Tiler::with_engine(&puzzle.problem, EngineKind::Dlx)?;
     emit(&tessera_tiling::dlx::dlx_input(&puzzle.name, tiler.plan())?)?;
@@ -448,7 +458,8 @@ fn show_dlx(source: &str, problem: Option<&str>) -> Result<ExitCode> {
 /// `show FILE.xmpuzzle`: the file's grid and problems, one line each (`--json`: the file's
 /// summary as JSON).
 fn show_burr(source: &str, json: bool) -> Result<ExitCode> {
-    let file = library::open_burr(source)?;
+    let file =
+        if source == "-" { quit_on_interrupt(|| library::open_burr(source))? } else { library::open_burr(source)? };
     if json {
         emit_json(&file)?;
         return Ok(ExitCode::SUCCESS);
@@ -630,7 +641,7 @@ fn list_all(
     tiler: &Tiler,
     budget: &Budget,
 ) -> Result<(Outcome, Option<Solution>, Option<String>)> {
-    let out = std::io::BufWriter::new(std::io::stdout());
+    let out = std::io::BufWriter::new(crate::common::Named::new(std::io::stdout(), "to stdout"));
     let info = PuzzleInfo::new(puzzle, tiler);
     let mut sink = if args.json {
         Listing::Json(SolutionListWriter::begin(out, &info)?)

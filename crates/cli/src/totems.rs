@@ -42,8 +42,9 @@ pub enum TotemsCommand {
 /// Options every solving command shares.
 #[derive(Debug, Clone, Args)]
 pub struct SolveOpts {
-    /// Time per bag in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = at_least_one)]
+    /// Time per bag in milliseconds: running out of it is how a search normally ends, with the
+    /// best packing found (exit status 0).
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = at_least_one, allow_negative_numbers = true)]
     budget_ms: u64,
     /// Solver.
     #[arg(long, value_enum, default_value_t = SolverName::Hybrid)]
@@ -100,8 +101,21 @@ impl From<Pieces> for PieceSet {
     }
 }
 
+/// `--seed` of `totems solve`: what a run repeats, and what it does not.
+const SOLVE_SEED_HELP: &str = "Seed of the solvers' random choices [default: drawn from the clock, and printed]";
+
+/// The long form of [`SOLVE_SEED_HELP`].
+const SOLVE_SEED_LONG_HELP: &str = "Seed of the solvers' random choices [default: drawn from the clock, and printed].
+
+On one thread (-j 1) a seed gives the same packing every time, as long as no part of the search \
+runs out of its share of the time: a box's slice of the budget, or a strip's slice of its box's \
+(the clock then decides where that part gave up). With more threads, the first worker to pack a \
+box wins, which timing decides: the same seed may give another packing of the same or a \
+different box.";
+
 /// `tessera totems solve`.
 #[derive(Debug, Args)]
+#[command(mut_arg("seed", |a| a.help(SOLVE_SEED_HELP).long_help(SOLVE_SEED_LONG_HELP)))]
 pub struct SolveArgs {
     /// The bag: a file (`-`: stdin) holding letters (IJLOSTZ...) or the game's question JSON, or
     /// the letters themselves.
@@ -111,9 +125,8 @@ pub struct SolveArgs {
     pieces: Pieces,
     #[command(flatten)]
     opts: SolveOpts,
-    /// Seed of the solvers' random choices.
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArg,
     /// Print the game's actions object, the box and the score as JSON.
     #[arg(long)]
     json: bool,
@@ -126,10 +139,10 @@ pub struct SolveArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// Bags of this level (1 to 10: 1, 2, 4, ..., 512 pieces).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10), group = "source")]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10), group = "source", allow_negative_numbers = true)]
     level: Option<u32>,
     /// Bags of this many random pieces (at most 4096, the most a bag holds, as for `solve`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_PIECES), group = "source")]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_PIECES), group = "source", allow_negative_numbers = true)]
     n: Option<u64>,
     /// Bags read from a file, one per line as letters.
     #[arg(long, value_name = "FILE", group = "source")]
@@ -138,7 +151,7 @@ pub struct EvalArgs {
     #[arg(long, value_enum, default_value_t = Pieces::Tetrominoes)]
     pieces: Pieces,
     /// Number of bags, the run's jobs [default: 100; with --bags, the file's bags once each].
-    #[arg(long = "runs", visible_alias = "rounds", value_name = "N", value_parser = at_least_one)]
+    #[arg(long = "runs", visible_alias = "rounds", value_name = "N", value_parser = at_least_one, allow_negative_numbers = true)]
     rounds: Option<u64>,
     #[command(flatten)]
     opts: SolveOpts,
@@ -160,7 +173,7 @@ pub struct RoundArgs {
     #[arg(long)]
     until_perfect: bool,
     /// With --until-perfect: give up after this many rounds.
-    #[arg(long, value_name = "M", default_value_t = 10_000, value_parser = at_least_one, requires = "until_perfect")]
+    #[arg(long, value_name = "M", default_value_t = 10_000, value_parser = at_least_one, requires = "until_perfect", allow_negative_numbers = true)]
     max_rounds: u64,
     #[command(flatten)]
     opts: SolveOpts,
@@ -176,7 +189,7 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8765")]
     addr: String,
     /// Stop after this many games [default: serve forever].
-    #[arg(long, value_parser = at_least_one)]
+    #[arg(long, value_parser = at_least_one, allow_negative_numbers = true)]
     games: Option<u64>,
     #[command(flatten)]
     seed: SeedArg,
@@ -189,7 +202,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = "ws://127.0.0.1:8765")]
     server: String,
     /// Time the bot gives itself per level, in milliseconds (under the game's second).
-    #[arg(long, value_name = "MS", default_value_t = 900, value_parser = at_least_one)]
+    #[arg(long, value_name = "MS", default_value_t = 900, value_parser = at_least_one, allow_negative_numbers = true)]
     budget_ms: u64,
     #[command(flatten)]
     threads: ThreadsArg,
@@ -231,18 +244,32 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads the bag argument: a file, stdin, or the letters themselves.
+/// Reads the bag argument: a file, stdin (waiting on it, Ctrl-C quits at once), or the letters
+/// themselves.
 fn read_bag(arg: &str, set: PieceSet) -> Result<Bag> {
     let text = if arg == "-" {
-        std::io::read_to_string(std::io::stdin()).context("cannot read stdin")?
+        quit_on_interrupt(|| std::io::read_to_string(std::io::stdin())).context("cannot read stdin")?
     } else if std::path::Path::new(arg).is_file() {
         std::fs::read_to_string(arg).with_context(|| format!("cannot read {arg}"))?
     } else if arg.contains(['/', '\\', '.']) {
+        let arg = cut(arg);
         anyhow::bail!("{arg}: no such file (a bag is a file, `-` for stdin, or letters such as IJLOSTZ)");
     } else {
         arg.to_string()
     };
-    Bag::parse(set, &text).with_context(|| format!("{arg}: not a bag"))
+    Bag::parse(set, &text).with_context(|| format!("{}: not a bag", cut(arg)))
+}
+
+/// Most characters of an argument that a message quotes.
+const QUOTED: usize = 40;
+
+/// An argument as a message quotes it: whole if short, else its first [`QUOTED`] characters and
+/// its length (a bag of letters may be thousands long). Control characters are escaped.
+fn cut(arg: &str) -> String {
+    let n = arg.chars().count();
+    let head: String = arg.chars().take(QUOTED).collect();
+    let head = if head.chars().any(char::is_control) { format!("{head:?}") } else { head };
+    if n <= QUOTED { head } else { format!("{head}... ({n} characters)") }
 }
 
 fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
@@ -252,10 +279,11 @@ fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     }
     let budget = Budget::unlimited().with_time(Duration::from_millis(args.opts.budget_ms));
     let start = std::time::Instant::now();
-    let solved =
-        solve(&bag, args.opts.solver(), &Ctx { threads: args.opts.threads.get(), seed: args.seed, budget: &budget });
+    let seed = args.seed.get();
+    let solved = solve(&bag, args.opts.solver(), &Ctx { threads: args.opts.threads.get(), seed, budget: &budget });
     let seconds = start.elapsed().as_secs_f64();
-    let stopped = cut_short();
+    // An optimal packing is the whole answer, however the search ended.
+    let stopped = cut_short().filter(|_| !solved.optimal());
     // The judge's check, as in every test and eval: a solver bug must not pass for an answer.
     let checked = validate(&bag, &solved.answer).context("the solver's answer is invalid (a bug)")?;
     if args.json {

@@ -151,10 +151,11 @@ impl Budget {
     pub fn unlimited() -> Self {
         Budget { deadline: None, max_nodes: None, nodes: 0, cancel: vec![Arc::default()], reason: None }
     }
-    /// Stops after `d` of wall time from now.
+    /// Stops after `d` of wall time from now. A time too long for the clock to hold a deadline
+    /// (centuries) sets none: no limit in practice.
     #[must_use]
     pub fn with_time(mut self, d: Duration) -> Self {
-        self.deadline = Some(Instant::now() + d);
+        self.deadline = Instant::now().checked_add(d);
         self
     }
     /// Stops after `d` of wall time from now, if given.
@@ -185,12 +186,15 @@ impl Budget {
         fork
     }
     /// A fork (see [`Budget::fork`]) that also stops after `d` from now, or at this budget's own
-    /// deadline if that comes first: a slice of the time left for one part of a job.
+    /// deadline if that comes first: a slice of the time left for one part of a job. A time too
+    /// long for the clock to hold adds no deadline (as in [`Budget::with_time`]).
     #[must_use]
     pub fn within(&self, d: Duration) -> Budget {
         let mut fork = self.fork();
-        let end = Instant::now() + d;
-        fork.deadline = Some(self.deadline.map_or(end, |own| own.min(end)));
+        fork.deadline = match (self.deadline, Instant::now().checked_add(d)) {
+            (Some(own), Some(end)) => Some(own.min(end)),
+            (own, end) => own.or(end),
+        };
         fork
     }
     /// Time left before the deadline (`None` without one).
@@ -246,6 +250,16 @@ impl Stop for Never {
     fn reason(&self) -> Option<StopReason> {
         interrupted().then_some(StopReason::Interrupted)
     }
+}
+
+/// `secs` seconds as a [`Duration`], saturating: a time too long for a `Duration` (past 584
+/// billion years) is [`Duration::MAX`], no limit in practice; a negative time or NaN is zero.
+/// For times a user types, which [`Duration::from_secs_f64`] would panic on.
+pub fn duration_from_secs(secs: f64) -> Duration {
+    if secs.is_nan() || secs <= 0.0 {
+        return Duration::ZERO;
+    }
+    Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX)
 }
 
 /// The number of threads to use when the user did not say: all available cores.
@@ -382,6 +396,27 @@ mod tests {
         assert!(b.should_stop(0));
         assert_eq!(b.reason(), Some(StopReason::Time));
         assert!(!Budget::unlimited().with_time(Duration::from_secs(60)).should_stop(1));
+    }
+
+    #[test]
+    fn a_time_past_the_clock_is_no_limit() {
+        let mut b = Budget::unlimited().with_time(Duration::MAX);
+        assert_eq!(b.time_left(), None);
+        assert!(!b.should_stop(1));
+        assert_eq!(b.within(Duration::MAX).time_left(), None);
+        let short = Budget::unlimited().with_time(Duration::from_secs(60));
+        assert!(short.within(Duration::MAX).time_left().is_some_and(|t| t <= Duration::from_secs(60)));
+        let slice = Budget::unlimited().with_time(Duration::MAX).within(Duration::from_secs(60));
+        assert!(slice.time_left().is_some_and(|t| t <= Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn seconds_saturate() {
+        assert_eq!(duration_from_secs(1e30), Duration::MAX);
+        assert_eq!(duration_from_secs(f64::INFINITY), Duration::MAX);
+        assert_eq!(duration_from_secs(-1.0), Duration::ZERO);
+        assert_eq!(duration_from_secs(f64::NAN), Duration::ZERO);
+        assert_eq!(duration_from_secs(1.5), Duration::from_millis(1500));
     }
 
     #[test]

@@ -21,6 +21,33 @@ use crate::strategy::{StrategyError, StrategyName};
 /// Longest line either side reads; anything longer is malformed.
 const MAX_LINE: u64 = 256;
 
+/// Most characters of a line that an error or a report quotes, escapes included.
+pub const SHOWN: usize = 60;
+
+/// Text the other side sent, as a message quotes it: in quotes, in printable ASCII (anything
+/// else escaped, as `\u{1b}`; bytes that were not UTF-8 read as `\u{fffd}`), and cut to about
+/// [`SHOWN`] characters, saying how long it was. A player writing binary cannot garble the
+/// terminal, nor fill it.
+#[must_use]
+pub fn shown(text: &str) -> String {
+    let mut quoted = String::from("\"");
+    let mut taken = 0;
+    for c in text.chars() {
+        let escaped: String = c.escape_default().collect();
+        if quoted.len() + escaped.len() > SHOWN {
+            break;
+        }
+        quoted += &escaped;
+        taken += 1;
+    }
+    quoted.push('"');
+    let n = text.chars().count();
+    if taken < n {
+        quoted += &format!("... ({n} characters)");
+    }
+    quoted
+}
+
 /// Reads one line (without its end), or `None` at the end of input. Lines longer than
 /// [`MAX_LINE`] come back cut (and so never parse).
 fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
@@ -57,29 +84,39 @@ fn write_line(out: &mut impl Write, line: &str) -> io::Result<()> {
 /// What went wrong for the player.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
-    /// Reading or writing failed.
-    #[error("i/o: {0}")]
-    Io(#[from] io::Error),
+    /// Reading the judge's lines failed.
+    #[error("cannot read the judge's lines")]
+    Read(#[source] io::Error),
+    /// Writing an answer to the judge failed.
+    #[error("cannot write to the judge")]
+    Write(#[source] io::Error),
     /// The judge's input ended early.
     #[error("the judge's input ended {0}")]
     Eof(String),
     /// The judge sent something the protocol does not allow.
-    #[error("the judge sent {line:?} {context}")]
+    #[error("the judge sent {} {context}", shown(line))]
     Protocol {
         /// The line.
         line: String,
         /// Where it came.
         context: String,
     },
-    /// The game size is refused.
+    /// The game size is refused. Not the error's source: the message says it already, and a
+    /// source would say it again.
     #[error("the judge asks for {0}")]
-    Params(#[from] ParamError),
+    Params(ParamError),
     /// The strategy cannot be built for this size.
     #[error(transparent)]
     Strategy(#[from] StrategyError),
     /// The strategy chose an illegal move (a bug).
     #[error("the strategy chose an illegal move: {0}")]
     Illegal(String),
+}
+
+impl From<ParamError> for PlayError {
+    fn from(e: ParamError) -> Self {
+        PlayError::Params(e)
+    }
 }
 
 /// How a [`play`] session ended.
@@ -105,7 +142,9 @@ pub fn play(input: impl BufRead, mut output: impl Write, strategy: StrategyName)
     let mut input = input;
     let mut report =
         PlayReport { set: None, strategy: strategy.to_string(), games: 0, total: 0, passed: None, setup_seconds: 0.0 };
-    let header = read_line(&mut input)?.ok_or_else(|| PlayError::Eof("before its first line".into()))?;
+    let header = read_line(&mut input)
+        .map_err(PlayError::Read)?
+        .ok_or_else(|| PlayError::Eof("before its first line".into()))?;
     if one_integer(&header).is_some_and(|v| v < 0) {
         return Ok(report);
     }
@@ -121,7 +160,7 @@ pub fn play(input: impl BufRead, mut output: impl Write, strategy: StrategyName)
         let mut score: u64 = 0;
         for block in 0..blocks {
             let where_ = || format!("for block {} of game {}", block + 1, game + 1);
-            let line = read_line(&mut input)?.ok_or_else(|| PlayError::Eof(where_()))?;
+            let line = read_line(&mut input).map_err(PlayError::Read)?.ok_or_else(|| PlayError::Eof(where_()))?;
             let digit = match one_integer(&line) {
                 Some(v) if v < 0 => return Ok(report),
                 Some(v @ 0..=9) => v as u8,
@@ -134,12 +173,13 @@ pub fn play(input: impl BufRead, mut output: impl Write, strategy: StrategyName)
             let tower = towers.take(h).ok_or_else(|| PlayError::Illegal(format!("no tower of height {h}")))?;
             state.place(h).map_err(|e| PlayError::Illegal(e.to_string()))?;
             score += u64::from(digit) * POW10[h as usize];
-            write_line(&mut output, &(tower + 1).to_string())?;
+            write_line(&mut output, &(tower + 1).to_string()).map_err(PlayError::Write)?;
         }
         report.games += 1;
         report.total += u128::from(score);
     }
-    let line = read_line(&mut input)?.ok_or_else(|| PlayError::Eof("before the verdict".into()))?;
+    let line =
+        read_line(&mut input).map_err(PlayError::Read)?.ok_or_else(|| PlayError::Eof("before the verdict".into()))?;
     report.passed = match one_integer(&line) {
         Some(1) => Some(true),
         Some(v) if v < 0 => Some(false),
@@ -184,7 +224,7 @@ pub enum Violation {
 impl std::fmt::Display for Violation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Violation::Malformed { line } => write!(f, "answered {line:?}, which is not one integer"),
+            Violation::Malformed { line } => write!(f, "answered {}, which is not one integer", shown(line)),
             Violation::OutOfRange { tower } => write!(f, "named tower {tower}, which does not exist"),
             Violation::FullTower { tower } => write!(f, "put a block on tower {tower}, which is full"),
             Violation::Closed => write!(f, "closed its output"),
@@ -327,6 +367,18 @@ mod tests {
     fn header_is_checked() {
         assert_eq!(parse_header("50 20 15 937467793908762347").unwrap(), TestSet::SET2);
         assert!(parse_header("50 20 15").is_err());
-        assert!(parse_header("50 0 15 1").unwrap_err().to_string().contains("N = 0"));
+        let e = parse_header("50 0 15 1").unwrap_err();
+        assert_eq!(e.to_string(), "the judge asks for N = 0: a game needs at least one tower");
+        assert!(std::error::Error::source(&e).is_none(), "the message says it once");
+    }
+
+    #[test]
+    fn quoted_lines_are_escaped_and_cut() {
+        assert_eq!(shown("5 x"), "\"5 x\"");
+        let long = format!("\u{1b}[31m{}", "\u{fffd}".repeat(300));
+        let s = shown(&long);
+        assert!(s.starts_with("\"\\u{1b}[31m\\u{fffd}") && s.ends_with("\"... (305 characters)"), "{s}");
+        assert!(s.len() < SHOWN + 25 && s.is_ascii(), "{s}");
+        assert_eq!(shown("extra\n"), "\"extra\\n\"");
     }
 }

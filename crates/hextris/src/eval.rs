@@ -6,10 +6,10 @@
 //! a run got if Ctrl-C stopped it ([`Stopped`]).
 
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use tessera_core::runtime::{Budget, StopReason, interrupted};
+use tessera_core::runtime::{Budget, StopReason, duration_from_secs, interrupted};
 use tessera_core::tour::plural;
 
 use crate::engine::EngineError;
@@ -356,7 +356,7 @@ fn unsolved(problem: &Problem) -> ProblemResult {
 /// Solves `problem` within `seconds` on `threads` threads and judges it.
 pub fn run(problem: &Problem, settings: &Settings, seconds: f64, threads: usize) -> Result<ProblemResult, EngineError> {
     let started = Instant::now();
-    let budget = Budget::unlimited().with_time(Duration::from_secs_f64(working_seconds(seconds)));
+    let budget = Budget::unlimited().with_time(duration_from_secs(working_seconds(seconds)));
     let games = solve(problem, settings, &budget, threads, |_| {})?;
     let n = games.len().max(1) as u64;
     let seeds: Vec<SeedResult> = games

@@ -3,6 +3,7 @@
 //! [`crate::eval::EvalSummary`]. Every one says [`Game::Pairs`] in its `game` field.
 
 use serde::{Deserialize, Serialize};
+use tessera_core::runtime::StopReason;
 
 use crate::board::{Board, BoardError};
 use crate::judge::Score;
@@ -42,6 +43,10 @@ pub struct SolveReport {
     /// Whether the exact search proved that no moves clear the board.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub impossible: bool,
+    /// Why the search was cut short before the board was clear, if it was (a Ctrl-C): the
+    /// moves are the best found by then. Absent when the search ran to its end or its budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<StopReason>,
 }
 
 impl SolveReport {
@@ -60,6 +65,7 @@ impl SolveReport {
             iterations: solution.iterations,
             seconds: solution.seconds,
             impossible: solution.impossible,
+            stopped: None,
         }
     }
 

@@ -89,10 +89,17 @@ impl Bag {
     /// Reads the game's question JSON; returns its tick too.
     pub fn from_question(set: PieceSet, json: &str) -> Result<(i64, Bag), BagError> {
         let q: Question = serde_json::from_str(json).map_err(|e| BagError::Json(e.to_string()))?;
-        let letters: String = q.payload.totems.iter().map(|t| t.shape.as_str()).collect::<Vec<_>>().join(",");
-        if q.payload.totems.iter().any(|t| t.shape.chars().count() != 1) {
-            return Err(BagError::Json(format!("shapes must be single letters, got [{letters}]")));
+        // The first shape at fault, cut short: a question may hold thousands.
+        if let Some((k, t)) = q.payload.totems.iter().enumerate().find(|(_, t)| t.shape.chars().count() != 1) {
+            let n = t.shape.chars().count();
+            let shape = if n > 20 {
+                format!("{:?}... ({n} characters)", t.shape.chars().take(20).collect::<String>())
+            } else {
+                format!("{:?}", t.shape)
+            };
+            return Err(BagError::Json(format!("shapes must be single letters, got {shape} (totem {})", k + 1)));
         }
+        let letters: String = q.payload.totems.iter().map(|t| t.shape.as_str()).collect::<Vec<_>>().join(",");
         Ok((q.tick, Bag::from_letters(set, &letters)?))
     }
 

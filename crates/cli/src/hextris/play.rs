@@ -18,7 +18,7 @@ pub struct PlayArgs {
     #[arg(short = 'f', long = "file", value_name = "FILE", default_value = "6")]
     file: String,
     /// The seed [default: the problem's first].
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     seed: Option<u32>,
     #[command(flatten)]
     phrases: PhraseArgs,
@@ -47,7 +47,7 @@ pub fn play_cmd(args: &PlayArgs) -> Result<ExitCode> {
         crate::common::check_writable(path)?;
     }
     let mut session = Session::new(&p, seed, phrases);
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::common::stdout();
     writeln!(out, "{HELP}{}", keys())?;
     write!(out, "{}> ", session.render())?;
     out.flush()?;

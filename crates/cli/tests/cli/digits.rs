@@ -240,3 +240,35 @@ fn json_outputs_read_back_as_the_games_types() {
     let judged: ProcessReport = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(judged.judge.scores.len(), 1);
 }
+
+#[test]
+fn what_the_other_side_sent_is_quoted_short_and_escaped() {
+    // A player that writes binary (300 bytes 0xff): the fault names what it wrote, escaped
+    // and cut.
+    let script = r"head -c 300 /dev/zero | tr '\000' '\377'";
+    let out = tessera(&["digits", "judge", "--games", "1", "--seed", "1", "--", "sh", "-c", script]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let fault = stdout(&out).lines().find(|l| l.starts_with("fault:")).map(String::from).expect("a fault");
+    assert!(fault.is_ascii() && fault.len() < 160 && fault.contains("characters)"), "{fault}");
+    // A judge that sends binary: one error line, escaped and cut.
+    let mut binary: Vec<u8> = (0u8..=255).rev().collect();
+    binary.retain(|&b| b != b'\n');
+    binary.push(b'\n');
+    let out = play(&[], &binary);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: the judge sent \"") && err.lines().count() == 1, "{err}");
+    assert!(err.is_ascii() && err.len() < 160 && !err.contains('\u{1b}'), "{err}");
+    // A program name with a terminal's escape in it is escaped too.
+    let out = tessera(&["digits", "judge", "--", "\u{1b}[31mred"]);
+    assert!(stderr(&out).contains("error: cannot start \"\\u{1b}[31mred\": "), "{}", stderr(&out));
+}
+
+#[test]
+fn an_error_says_its_cause_once() {
+    let out = play(&[], b"1 0 15 100\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr(&out), "error: the judge asks for N = 0: a game needs at least one tower\n");
+    let out = play(&[], b"1 200 18 100\n");
+    assert_eq!(stderr(&out).matches("does not fit 64 bits").count(), 1, "{}", stderr(&out));
+}

@@ -226,3 +226,166 @@ fn a_bad_count_is_named_once() {
         assert!(err.contains("not a whole number of at least 1"), "{err}");
     }
 }
+
+#[test]
+fn huge_times_are_no_limit_and_never_panic() {
+    // A limit past what the clock holds is none: the player's run ends as it would anyway.
+    for limit in ["1e30", "99999999999999999999"] {
+        let out = tessera(&["digits", "judge", "--games", "1", "--time-limit", limit, "--", "true"]);
+        assert_eq!(out.status.code(), Some(1), "{limit}: {}", stderr(&out));
+        assert!(stdout(&out).contains("the player closed its output"), "{limit}: {}", stdout(&out));
+        assert!(!stderr(&out).contains("panicked"), "{limit}: {}", stderr(&out));
+    }
+    // The solver and the eval run until Ctrl-C, which stops them as it stops any run (status 3).
+    let dir = scratch("huge-times");
+    for time in ["99999999999999999999", "1e19", "1e30"] {
+        let (status, out, err) =
+            crate::running::Running::start(&["hextris", "solve", "-f", "6", "-q", "-t", time]).interrupt().finish();
+        assert_eq!(status.code(), Some(3), "solve -t {time}: {err}");
+        assert!(out.starts_with("[{\"problemId\":6,"), "solve -t {time}: {out}");
+        let jsonl = dir.join(format!("{time}.jsonl"));
+        let args = ["hextris", "eval", "-f", "6", "-t", time, "--jsonl", jsonl.to_str().unwrap()];
+        let (status, _, err) = crate::running::Running::start(&args).wait_for("hextris eval:").interrupt().finish();
+        assert_eq!(status.code(), Some(3), "eval -t {time}: {err}");
+        assert!(!err.contains("panicked"), "eval -t {time}: {err}");
+        let lines = std::fs::read_to_string(&jsonl).unwrap();
+        assert!(lines.lines().last().is_some_and(|l| l.starts_with("{\"stopped\":\"interrupted\"")), "{lines}");
+    }
+    // An eval refused before it runs leaves no job lines behind.
+    let jsonl = dir.join("refused.jsonl");
+    for args in [
+        vec!["hextris", "eval", "-f", "no-such-problem.json", "-t", "1e30"],
+        vec!["hextris", "eval", "-f", "6", "-t", "1e400"],
+    ] {
+        let out = tessera(&[&args[..], &["--jsonl", jsonl.to_str().unwrap()]].concat());
+        assert!(!out.status.success() && !stderr(&out).contains("panicked"), "{args:?}: {}", stderr(&out));
+        assert!(!jsonl.exists(), "{args:?} left {}", jsonl.display());
+    }
+}
+
+#[test]
+fn negative_numbers_are_values_refused_by_name() {
+    let cases: &[&[&str]] = &[
+        &["meteor", "-1"],
+        &["tiling", "solve", "meteor", "--budget-ms", "-1"],
+        &["tiling", "solve", "meteor", "-j", "-1"],
+        &["tiling", "solve", "meteor", "--first", "--seed", "-1"],
+        &["tiling", "random", "--width", "-1"],
+        &["tiling", "eval", "--runs", "-1"],
+        &["tiling", "eval", "--budget-ms", "-1"],
+        &["totems", "solve", "I", "--budget-ms", "-1"],
+        &["totems", "solve", "I", "--seed", "-1"],
+        &["totems", "eval", "--level", "-1"],
+        &["totems", "eval", "--n", "-1"],
+        &["totems", "eval", "--level", "1", "--runs", "-1"],
+        &["totems", "round", "--until-perfect", "--max-rounds", "-1"],
+        &["totems", "serve", "--games", "-1"],
+        &["totems", "play", "--budget-ms", "-1"],
+        &["digits", "value", "--n", "-1"],
+        &["digits", "value", "--b", "-1"],
+        &["digits", "eval", "--runs", "-1"],
+        &["digits", "judge", "--set", "-1", "--", "true"],
+        &["digits", "judge", "--games", "-1", "--", "true"],
+        &["digits", "judge", "--p", "-1", "--", "true"],
+        &["digits", "judge", "--time-limit", "-1", "--", "true"],
+        &["digits", "judge", "--budget-ms", "-1", "--", "true"],
+        &["hextris", "solve", "-f", "6", "-t", "-1"],
+        &["hextris", "solve", "-f", "6", "--budget-ms", "-1"],
+        &["hextris", "solve", "-f", "6", "-m", "-1"],
+        &["hextris", "solve", "-f", "6", "-c", "-1"],
+        &["hextris", "eval", "-t", "-1"],
+        &["hextris", "tune", "--iterations", "-1"],
+        &["hextris", "show", "-f", "6", "--seed", "-1"],
+        &["hextris", "play", "--seed", "-1"],
+        &["hextris", "gen", "--out", "x", "--small", "-1"],
+        &["pairs", "solve", "--budget-ms", "-1"],
+        &["pairs", "solve", "-j", "-1"],
+        &["pairs", "eval", "--runs", "-1"],
+        &["pairs", "eval", "--colors", "-1"],
+        &["pairs", "list", "--max-area", "-1"],
+        &["pairs", "list", "--count", "-1"],
+    ];
+    for args in cases {
+        let out = tessera(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.starts_with("error: invalid value '-1' for '"), "{args:?}: {err}");
+        assert!(!err.contains("-- -1") && err.matches("error:").count() == 1, "{args:?}: {err}");
+    }
+    let err = stderr(&tessera(&["totems", "solve", "I", "--budget-ms", "-1"]));
+    assert!(
+        err.starts_with("error: invalid value '-1' for '--budget-ms <MS>': not a whole number of at least 1"),
+        "{err}"
+    );
+    // Seeds of the tester's boards may be negative.
+    let out = tessera(&["pairs", "gen", "--seed", "-1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_number_too_large_is_called_too_large() {
+    let huge = "99999999999999999999999";
+    for args in [
+        &["totems", "solve", "I", "--budget-ms", huge][..],
+        &["tiling", "eval", "--runs", huge],
+        &["pairs", "eval", "--runs", huge],
+        &["digits", "judge", "--budget-ms", huge, "--", "true"],
+    ] {
+        let err = stderr(&tessera(args));
+        assert!(err.contains(&format!("invalid value '{huge}'")), "{args:?}: {err}");
+        assert!(err.contains("too large (at most 18446744073709551615)"), "{args:?}: {err}");
+        assert!(!err.contains("not a whole number"), "{args:?}: {err}");
+    }
+    let err = stderr(&tessera(&["pairs", "eval", "--seeds", &format!("1..{huge}")]));
+    assert!(err.contains(&format!("seed {huge} is out of range")) && err.matches(huge).count() == 2, "{err}");
+    let err = stderr(&tessera(&["hextris", "solve", "-f", "6", "-t", "1e400"]));
+    assert!(err.contains("too large") && !err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn failed_writes_name_the_file_or_stdout() {
+    use std::process::{Command, Stdio};
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        eprintln!("no /dev/full here: nothing to test");
+        return;
+    }
+    let run = |args: &[&str], input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(std::fs::File::create(full).unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let cases: Vec<(&[&str], &[u8], &str)> = vec![
+        (&["totems", "solve", "IJLO"], b"", "to stdout"),
+        (&["tiling", "list"], b"", "to stdout"),
+        (&["tiling", "solve", "pentomino-3x20", "--all"], b"", "to stdout"),
+        (&["tiling", "solve", "pentomino-3x20", "--all", "--json"], b"", "to stdout"),
+        (&["tiling", "eval", "--runs", "2", "--seed", "1", "--jsonl", "-"], b"", "to stdout"),
+        (&["digits", "play"], b"1 2 1 5\n3\n", "to stdout"),
+        (&["hextris", "play"], b"", "to stdout"),
+    ];
+    for (args, input, what) in cases {
+        let out = run(args, input);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors, [format!("error: cannot write {what}: No space left on device (os error 28)")], "{args:?}");
+    }
+    // A full file, stdout being fine.
+    for args in [
+        &["tiling", "eval", "--runs", "2", "--seed", "1", "--jsonl", "/dev/full"][..],
+        &["totems", "solve", "IJLO", "--svg", "/dev/full"],
+    ] {
+        let out = tessera(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors, ["error: cannot write /dev/full: No space left on device (os error 28)"], "{args:?}");
+    }
+}

@@ -78,15 +78,30 @@ fn a_stopped_solve_answers_with_what_it_has_and_exits_3() {
     assert!(err.contains("stopped early (interrupted)"), "{err}");
     let moves: usize = out.lines().next().and_then(|n| n.trim().parse().ok()).expect("N, then the moves");
     assert_eq!(out.lines().count(), moves + 1, "a whole answer in the tester's format");
+    // The JSON says so too, as every command's does.
+    let mut run = Running::start(&[&args[..], &["--json"]].concat());
+    let (status, out, err) = interrupt_after(&mut run, "seed: 1", Duration::from_millis(300));
+    assert_eq!(status.code(), Some(STOPPED), "{err}");
+    let report: tessera_pairs::format::SolveReport = serde_json::from_str(out.trim()).expect("one line of JSON");
+    assert_eq!(report.stopped, Some(tessera_core::runtime::StopReason::Interrupted));
+    assert!(report.left > 0 && out.contains(r#""stopped":"interrupted""#), "{out}");
 }
 
 #[test]
 fn commands_that_wait_quit_on_the_first_ctrl_c() {
     // Each waits on stdin (left open) or on the network; one Ctrl-C ends it.
-    let waiting: [(&[&str], &str); 3] = [
+    let waiting: [(&[&str], &str); 10] = [
         (&["pairs", "solve", "--seed", "1"], ""),
         (&["digits", "play"], ""),
         (&["view", "--addr", "127.0.0.1:0"], "Ctrl-C to stop"),
+        // `-` for a file: stdin.
+        (&["tiling", "solve", "-"], ""),
+        (&["tiling", "show", "-"], ""),
+        (&["totems", "solve", "-"], ""),
+        (&["pairs", "score", "--gen-seed", "1", "-"], ""),
+        (&["pairs", "show", "--gen-seed", "1", "-"], ""),
+        (&["hextris", "score", "-f", "6", "-"], ""),
+        (&["hextris", "show", "-f", "6", "-"], ""),
     ];
     for (args, marker) in waiting {
         let mut run = Running::start(args);

@@ -93,6 +93,16 @@ fn solve_json_is_self_describing() {
 }
 
 #[test]
+fn running_out_of_budget_is_the_contests_normal_end() {
+    // A board the solver does not clear in a short budget: its end gives the best moves found,
+    // exit status 0 and no `stopped` in the JSON (Ctrl-C gives 3: see the interrupt tests).
+    let out = tessera(&["pairs", "solve", "--gen-seed", "1032447", "--seed", "1", "--budget-ms", "300", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["left"].as_u64().unwrap() > 0 && v.get("stopped").is_none(), "{v}");
+}
+
+#[test]
 fn a_board_proven_impossible_says_so() {
     // A 10 x 11 board of the tester's that no moves clear: the exact search proves it within
     // the first seconds; the answer is still the fewest tiles the heuristic left.

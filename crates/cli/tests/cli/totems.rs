@@ -53,6 +53,59 @@ fn bad_bags_and_options_are_refused() {
     // The most pieces `solve` takes, `eval` draws.
     fails(&["totems", "eval", "--n", "4097"], "4097 is not in 1..=4096");
     fails(&["totems", "play", "--server", "ws://127.0.0.1:1"], "cannot connect");
+    // A long bag is quoted by its start and its length, not whole.
+    let long = format!("{}Q", "IJLOSTZ".repeat(700));
+    for (args, needle) in [
+        (vec!["totems", "solve", long.as_str()], "'Q' at position 4901 is not one of the tetrominoes"),
+        (vec!["totems", "solve", &format!("x/{long}")], "no such file"),
+    ] {
+        let err = stderr(&tessera(&args));
+        assert!(err.starts_with("error: IJLOSTZIJLOSTZ") || err.starts_with("error: x/IJLOSTZ"), "{err}");
+        assert!(err.contains("... (490") && err.contains(needle), "{err}");
+        assert!(err.len() < 200 && err.lines().count() == 1, "{} characters: {err}", err.len());
+    }
+    let dir = scratch("totems-long-question");
+    let q = dir.join("q.json");
+    let shapes = vec![r#"{"shape": "IJLOSTZ"}"#; 800].join(",");
+    std::fs::write(&q, format!(r#"{{"tick": 1, "payload": {{"totems": [{shapes}]}}}}"#)).unwrap();
+    let err = stderr(&tessera(&["totems", "solve", q.to_str().unwrap()]));
+    assert!(err.contains("shapes must be single letters, got \"IJLOSTZ\" (totem 1)") && err.len() < 200, "{err}");
+}
+
+#[test]
+fn a_printed_seed_repeats_the_packing() {
+    // 30 pieces in 11 x 11 with a cell to spare: on one thread, the greedy's random choices
+    // pack them, which the seed decides.
+    let bag = "SLTLZTZTTSIZOZJTIJILOZJOSISJIT";
+    let packing = |out: &std::process::Output| {
+        assert!(out.status.success(), "{}", stderr(out));
+        stdout(out).lines().filter(|l| !l.starts_with("time:")).collect::<Vec<_>>().join("\n")
+    };
+    let first = tessera(&["totems", "solve", bag, "-j", "1"]);
+    let seed = stderr(&first).lines().find_map(|l| l.strip_prefix("seed: ")).expect("the seed is printed").to_string();
+    let again = tessera(&["totems", "solve", bag, "-j", "1", "--seed", &seed]);
+    assert_eq!(stderr(&again), format!("seed: {seed}\n"));
+    assert_eq!(packing(&first), packing(&again), "seed {seed}");
+    let (one, two) = (
+        packing(&tessera(&["totems", "solve", bag, "-j", "1", "--seed", "1"])),
+        packing(&tessera(&["totems", "solve", bag, "-j", "1", "--seed", "2"])),
+    );
+    assert_ne!(one, two, "the seed decides the packing");
+    assert_eq!(one, packing(&tessera(&["totems", "solve", bag, "-j", "1", "--seed", "1"])));
+    // The help says when a seed does not repeat a run.
+    let help = stdout(&tessera(&["totems", "solve", "--help"]));
+    assert!(help.contains("On one thread (-j 1) a seed gives the same packing"), "{help}");
+}
+
+#[test]
+fn running_out_of_budget_is_a_normal_end() {
+    // 400 X pentominoes never fit their best boxes: the budget ends the search, with a whole
+    // packing (exit status 0, no stop in the JSON); Ctrl-C gives 3 (see below).
+    let xs = "X".repeat(400);
+    let out = tessera(&["totems", "solve", &xs, "--pieces", "pentominoes", "--budget-ms", "300", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: SolveReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report.actions.totems.len(), report.optimal, report.stopped), (400, false, None));
 }
 
 #[test]
