@@ -177,7 +177,8 @@ impl ShardArgs {
     fn report<R: Serialize>(&self, name: &str, records: &[Record<R>], stopped: &[String]) -> Result<()> {
         let Some(path) = &self.html else { return Ok(()) };
         let lines: Vec<String> = records.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
-        let mut doc = tessera_viewer::document(name, &lines.join("\n")).context("cannot make the report")?;
+        let mut doc =
+            tessera_game::document(crate::GAMES, name, &lines.join("\n")).context("cannot make the report")?;
         if !stopped.is_empty() {
             let what = stopped.join("; ");
             doc.name = format!("{}, stopped", doc.name);

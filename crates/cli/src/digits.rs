@@ -9,7 +9,6 @@ use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use tessera_core::eval::{Progress, Record};
 use tessera_core::runtime::Budget;
-use tessera_core::tour::plural;
 use tessera_digits::eval::{EvalSummary, GameResult, common_run, reference_optimum, run_job, summarise};
 use tessera_digits::exact::optimum;
 use tessera_digits::expected::expected_score;
@@ -18,6 +17,7 @@ use tessera_digits::process::judge_program;
 use tessera_digits::protocol::play;
 use tessera_digits::strategy::StrategyError;
 use tessera_digits::{Params, Strategy, StrategyName, TestSet};
+use tessera_game::tour::plural;
 
 use crate::common::{
     Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted, quit_on_interrupt,

@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use tessera_core::eval::Record;
 use tessera_core::runtime::{Budget, StopReason, interrupted};
-use tessera_core::tour::plural;
+use tessera_game::tour::plural;
 use tessera_hextris::eval::{EvalRecord, EvalSummary, RunInfo, Stopped, evaluate};
 use tessera_hextris::format::{ProblemStats, ScoreReport, Submission};
 use tessera_hextris::judge::score;

@@ -14,7 +14,7 @@ use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Verdict};
 use tessera_core::svg::board_svg;
-use tessera_core::tour::plural;
+use tessera_game::tour::plural;
 use tessera_tiling::designer::{self, Uniqueness};
 use tessera_tiling::eval::{EvalConfig, EvalSummary, JobResult, run_job, summarise};
 use tessera_tiling::library::{self, OpenError};

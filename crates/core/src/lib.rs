@@ -8,7 +8,6 @@
 //! * [`rng`]: a fast seeded random number generator;
 //! * [`stats`] and [`eval`]: summaries, Wilson intervals, and sharded parallel evaluation runs;
 //! * [`svg`]: pictures of labelled boards;
-//! * [`tour`]: the shape of a game's entry in `tessera tour`;
 //! * [`testing`]: a helper for the games' tests of their JSON formats.
 //!
 //! A search polls a [`runtime::Budget`] and says what it concluded with a [`runtime::Verdict`];
@@ -42,4 +41,3 @@ pub mod runtime;
 pub mod stats;
 pub mod svg;
 pub mod testing;
-pub mod tour;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tessera_core::runtime::{Budget, StopReason, interrupted};
-use tessera_core::tour::plural;
+use tessera_game::tour::plural;
 
 use crate::engine::EngineError;
 use crate::format::GAME;
