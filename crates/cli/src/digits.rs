@@ -7,7 +7,6 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Subcommand};
-use tessera_core::eval::{Progress, Record};
 use tessera_core::runtime::Budget;
 use tessera_digits::eval::{EvalSummary, GameResult, common_run, reference_optimum, run_job, summarise};
 use tessera_digits::exact::optimum;
@@ -17,6 +16,7 @@ use tessera_digits::process::judge_program;
 use tessera_digits::protocol::play;
 use tessera_digits::strategy::StrategyError;
 use tessera_digits::{Params, Strategy, StrategyName, TestSet};
+use tessera_game::eval::Record;
 use tessera_game::tour::plural;
 
 use crate::common::{
@@ -277,13 +277,10 @@ fn value_cmd(args: &ValueArgs) -> Result<ExitCode> {
         return strategy_value(params, name, threads, &budget, args.json);
     }
     let total = tessera_digits::count::state_count(params.n, params.b).unwrap_or(0);
-    let mut bar = Progress::new("states", u64::try_from(total).unwrap_or(u64::MAX));
-    let mut last = 0;
-    let o = optimum(params, threads, &budget, &mut |done, _| {
-        bar.tick(done - last);
-        last = done;
-    })?;
-    bar.finish();
+    let bar = crate::progress::bar("states", u64::try_from(total).unwrap_or(u64::MAX));
+    let o = optimum(params, threads, &budget, &mut |done, _| bar.set_position(done));
+    bar.finish_and_clear();
+    let o = o?;
     let report = ValueReport::new(o, threads);
     let o = &report.optimum;
     if args.json {

@@ -16,6 +16,7 @@ mod common;
 mod digits;
 mod hextris;
 mod pairs;
+mod progress;
 mod tiling;
 mod totems;
 mod tour;

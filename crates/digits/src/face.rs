@@ -232,7 +232,7 @@ fn shown((_, kind, views): Converted) -> Shown {
 #[cfg(test)]
 mod tests {
     use crate::eval::summarise;
-    use tessera_core::eval::Record;
+    use tessera_game::eval::Record;
 
     use super::*;
     use tessera_game::view::Document;

@@ -7,7 +7,10 @@
 //! `games.rs` is the one file that names them); this crate names none.
 //!
 //! * [`view`]: the documents and views every game's results become (boards, replays, charts);
+//! * [`svg`]: pictures of labelled boards, coloured as the views colour them;
 //! * [`read`]: reading result files, and why one cannot be shown;
+//! * [`eval`]: evaluation runs: many seeded jobs in parallel, streamed as JSON lines, split into
+//!   shards and merged back;
 //! * [`tour`]: a game's entry in `tessera tour`.
 //!
 //! A toy game, registered and read through the registry:
@@ -56,7 +59,9 @@
 //! # Ok::<(), DocError>(())
 //! ```
 
+pub mod eval;
 pub mod read;
+pub mod svg;
 pub mod tour;
 pub mod view;
 
@@ -260,7 +265,7 @@ mod tests {
         ];
         let doc = document(GAMES, "run.jsonl", &lines.join("\n")).unwrap();
         assert_eq!((doc.game.as_str(), doc.kind.as_str(), title(&doc)), ("a", "eval", "a 2"));
-        let one = document(GAMES, "one.jsonl", &lines[0]).unwrap();
+        let one = document(GAMES, "one.jsonl", lines[0]).unwrap();
         assert_eq!(title(&one), "a 1");
     }
 

@@ -1,10 +1,10 @@
 //! Reading result files: JSON documents and JSON lines, and the errors that say why a file
 //! cannot be shown.
 
+use crate::eval::{Record, StopMark};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use tessera_core::eval::{Record, StopMark};
 
 /// Why a file could not be shown.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -196,7 +196,7 @@ mod tests {
     use crate::random::RandomSpec;
     use crate::report::{PuzzleInfo, SolutionListWriter};
     use crate::{EngineKind, builtin};
-    use tessera_core::eval::Record;
+    use tessera_game::eval::Record;
 
     use super::*;
     use tessera_game::view::Document;

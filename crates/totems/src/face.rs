@@ -231,8 +231,8 @@ mod tests {
     use crate::eval::{Bags, EvalConfig, run_job, summarise};
     use crate::solve::{Ctx, Solver, hybrid};
     use crate::validate::validate;
-    use tessera_core::eval::Record;
     use tessera_core::runtime::Budget;
+    use tessera_game::eval::Record;
 
     use super::*;
     use tessera_game::view::Document;

@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use tessera_cli::GAMES;
-use tessera_core::eval::Record;
 use tessera_digits::Params;
 use tessera_digits::eval::{GameResult, summarise};
 use tessera_digits::params::known_optimum;
+use tessera_game::eval::Record;
 use tessera_viewer::Viewer;
 
 use cdp::{Browser, Page};

@@ -8,7 +8,7 @@
 //! they are the whole count's raw count and `|G|` times its distinct count.
 //!
 //! ```
-//! use tessera_core::eval::Shard;
+//! use tessera_core::shard::Shard;
 //! use tessera_core::geometry::Lattice;
 //! use tessera_core::runtime::Budget;
 //! use tessera_polyform::tiler::{Tiler, problem::from_pictures};
@@ -28,8 +28,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
-use tessera_core::eval::Shard;
 use tessera_core::runtime::{Budget, Outcome};
+use tessera_core::shard::Shard;
 
 use crate::tiler::solver::{Counts, EngineKind, Share, Solution, Tiler, TilingError};
 
