@@ -205,19 +205,21 @@ impl Budget {
     pub fn cancel(&self) {
         self.cancel[0].store(true, Ordering::Relaxed);
     }
-    /// Checks the limits now (without counting nodes).
+    /// Checks the limits now (without counting nodes), and remembers why it stopped.
     pub fn expired(&mut self) -> bool {
         self.should_stop(0)
     }
-}
-
-impl Stop for Budget {
-    fn should_stop(&mut self, nodes: u64) -> bool {
+    /// Whether the budget says stop now: a read-only [`Budget::expired`], for code that holds
+    /// the budget shared (it remembers nothing).
+    pub fn is_spent(&self) -> bool {
+        self.stop_reason().is_some()
+    }
+    /// Why the budget says stop now (`None`: go on): the reason remembered, else Ctrl-C, a
+    /// cancel, the node count or the deadline, checked in that order. Reads, counts nothing.
+    pub fn stop_reason(&self) -> Option<StopReason> {
         if self.reason.is_some() {
-            return true;
-        }
-        self.nodes += nodes;
-        self.reason = if interrupted() {
+            self.reason
+        } else if interrupted() {
             Some(StopReason::Interrupted)
         } else if self.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
             Some(StopReason::Cancelled)
@@ -227,7 +229,17 @@ impl Stop for Budget {
             Some(StopReason::Time)
         } else {
             None
-        };
+        }
+    }
+}
+
+impl Stop for Budget {
+    fn should_stop(&mut self, nodes: u64) -> bool {
+        if self.reason.is_some() {
+            return true;
+        }
+        self.nodes += nodes;
+        self.reason = self.stop_reason();
         self.reason.is_some()
     }
     fn reason(&self) -> Option<StopReason> {
@@ -388,8 +400,8 @@ mod tests {
     fn a_slice_ends_at_the_earlier_deadline() {
         let b = Budget::unlimited().with_time(Duration::from_secs(60));
         let slice = b.within(Duration::ZERO);
-        assert!(slice.clone().expired());
-        assert!(!b.clone().expired());
+        assert!(slice.is_spent());
+        assert!(!b.is_spent());
         let long = b.within(Duration::from_secs(3600));
         assert!(long.time_left().is_some_and(|t| t <= Duration::from_secs(60)));
         assert_eq!(Budget::unlimited().time_left(), None);
@@ -410,7 +422,7 @@ mod tests {
         let fork = parent.fork();
         fork.cancel();
         assert!(fork.worker().expired());
-        assert!(!parent.clone().expired());
+        assert!(!parent.is_spent());
         let fork = parent.fork();
         let grandchild = fork.fork();
         parent.cancel();
@@ -442,7 +454,7 @@ mod tests {
             None
         });
         assert_eq!(got, Some(7));
-        assert!(!b.clone().expired(), "the caller's budget is not cancelled");
+        assert!(!b.is_spent(), "the caller's budget is not cancelled");
     }
 
     #[test]

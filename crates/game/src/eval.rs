@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use tessera_core::rng::derive_seed;
-use tessera_core::runtime::{Budget, Stop, StopReason, split_work};
+use tessera_core::runtime::{Budget, StopReason, split_work};
 pub use tessera_core::shard::Shard;
 
 /// One job's result as written to the JSON lines: which run and job, the job's seed, then its
@@ -158,9 +158,7 @@ impl EvalRun {
 
 /// Why `budget` stopped (a run only stops short when it did).
 fn stop_reason(budget: &Budget) -> StopReason {
-    let mut probe = budget.worker();
-    probe.expired();
-    probe.reason().unwrap_or(StopReason::Interrupted)
+    budget.stop_reason().unwrap_or(StopReason::Interrupted)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -190,14 +190,14 @@ pub fn solve(
     let first = search.started.elapsed().as_secs_f64();
     let mut pace = Pace { unit: first / search.variants(1) as f64, ..Pace::default() };
     search.alternate(&mut width, &mut pace, settings.max_width, &rounds, &mut report);
-    if grafting && search.missing() && !whole.clone().expired() {
+    if grafting && search.missing() && !whole.is_spent() {
         search.graft(whole);
         report(Phase::Graft, width, 0);
     }
     search.alternate(&mut width, &mut pace, settings.max_width, whole, &mut report);
     // The beam cannot widen and reworking gave up, before the time is up: reworking starts over
     // (each try draws its own cut and weights), as long as a pass finds tries to make.
-    while whole.time_left().is_some() && !whole.clone().expired() {
+    while whole.time_left().is_some() && !whole.is_spent() {
         let started = Instant::now();
         search.unstale();
         search.alternate(&mut width, &mut pace, settings.max_width, whole, &mut report);
@@ -206,7 +206,7 @@ pub fn solve(
         }
     }
     // The exact searches not yet ended go on until the time is up.
-    if !exact.is_empty() && !exact.all_proven() && whole.time_left().is_some() && !whole.clone().expired() {
+    if !exact.is_empty() && !exact.all_proven() && whole.time_left().is_some() && !whole.is_spent() {
         exact.run(&search, whole, threads);
         report(Phase::Exact, width, 0);
     }
@@ -436,7 +436,7 @@ impl Search<'_, '_> {
         let (mut width, mut widest, mut last) = (CELLS_WIDTHS.0, 0, 0.0);
         while width <= CELLS_WIDTHS.2 {
             let expected = last * CELLS_WIDTHS.1 as f64;
-            if budget.time_left().is_some_and(|t| t.as_secs_f64() < expected) || budget.clone().expired() {
+            if budget.time_left().is_some_and(|t| t.as_secs_f64() < expected) || budget.is_spent() {
                 break;
             }
             let started = Instant::now();
@@ -490,7 +490,7 @@ impl Search<'_, '_> {
         budget: &Budget,
         report: &mut impl FnMut(Phase, usize, usize),
     ) {
-        while !budget.clone().expired() {
+        while !budget.is_spent() {
             // A round's time grows with its width and number of sets of weights.
             // Once widening has stalled, a round must leave room for reworking too.
             let cost = pace.unit * ROUND_GROWTH * (*width * self.variants(2 * *width)) as f64;
@@ -667,7 +667,7 @@ impl Search<'_, '_> {
             {
                 let b = &lock(&self.best)[j];
                 let worth = v == 0 && promise(plan) > b.promise || cheap && !b.runners_failed;
-                if b.grown.is_some() && (!worth || budget.clone().expired()) {
+                if b.grown.is_some() && (!worth || budget.is_spent()) {
                     break;
                 }
             }

@@ -510,11 +510,7 @@ impl Tiler {
         });
         match verdict.map(|v| v.map(|ids| self.found(&ids).sol)) {
             Some(v) => v,
-            None => {
-                let mut b = budget.clone();
-                b.expired();
-                Verdict::Unknown(b.reason().unwrap_or(StopReason::Cancelled))
-            }
+            None => Verdict::Unknown(budget.stop_reason().unwrap_or(StopReason::Cancelled)),
         }
     }
 
