@@ -7,8 +7,8 @@
 //! Searches recurse once per piece placed, so workers run on threads with a large stack
 //! ([`WORKER_STACK`]); [`on_deep_stack`] gives the same to a single search.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -275,6 +275,17 @@ pub fn on_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| join(deep(s, f)))
 }
 
+/// Runs `f` on each of `jobs`, each on a thread of its own with a [`WORKER_STACK`]-sized stack,
+/// and gives the results in the jobs' order (a panic in one is passed on): for a few long jobs
+/// known in advance; many small ones go to [`split_work`].
+pub fn run_each<J: Send, T: Send>(jobs: Vec<J>, f: impl Fn(J) -> T + Sync) -> Vec<T> {
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = jobs.into_iter().map(|job| deep(s, move || f(job))).collect();
+        handles.into_iter().map(join).collect()
+    })
+}
+
 fn deep<'scope, T: Send + 'scope>(
     s: &'scope std::thread::Scope<'scope, '_>,
     f: impl FnOnce() -> T + Send + 'scope,
@@ -360,6 +371,42 @@ where
             .collect();
         handles.into_iter().map(join).collect()
     })
+}
+
+/// Cuts `out` into consecutive slices of the given lengths (which must add up to `out.len()`) and
+/// has `threads` workers fill them: `work(job, start, slice)`, where `start` is the slice's offset
+/// in `out`. Returns `false` if the budget stopped the workers before every slice was filled.
+pub fn fill_slices<T: Send>(
+    out: &mut [T],
+    lens: &[usize],
+    threads: usize,
+    budget: &Budget,
+    work: impl Fn(usize, usize, &mut [T]) + Sync,
+) -> bool {
+    let mut slots = Vec::with_capacity(lens.len());
+    let (mut rest, mut start) = (out, 0);
+    for &len in lens {
+        let (mine, tail) = rest.split_at_mut(len);
+        slots.push(Mutex::new(Some((start, mine))));
+        rest = tail;
+        start += len;
+    }
+    debug_assert!(rest.is_empty(), "the slices cover the output");
+    let done = split_work(
+        lens.len(),
+        threads,
+        budget,
+        || 0usize,
+        |done, j, _| {
+            let taken = slots[j].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some((start, mine)) = taken {
+                work(j, start, mine);
+                *done += 1;
+            }
+            true
+        },
+    );
+    done.iter().sum::<usize>() == lens.len()
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use tessera_core::rng::Rng64;
-use tessera_core::runtime::{Budget, split_work};
+use tessera_core::runtime::{self, Budget, split_work};
 
 use super::beam::Plan;
 use super::exact::{Exact, Outcome};
@@ -266,27 +266,21 @@ impl<'s> Exacts<'s> {
         for (i, job) in open.drain(..).enumerate() {
             queues[i % threads].push(job);
         }
-        std::thread::scope(|scope| {
-            for queue in queues {
-                // The search recurses once per command of the game: a deep stack.
-                let worker = std::thread::Builder::new().stack_size(EXACT_STACK);
-                let run = move || {
-                    let n = queue.len();
-                    for (i, (j, exact, proven)) in queue.into_iter().enumerate() {
-                        let slice = fair_share(budget, i, n, 1);
-                        let twins: Vec<usize> = (0..same.len()).filter(|&k| k == j || same[k] == Some(j)).collect();
-                        let games = search.games();
-                        for g in twins.iter().filter_map(|&k| games.get(k)) {
-                            exact.know(g.scorecard.score as i64, &g.text);
-                        }
-                        let outcome = exact.run(&slice);
-                        *proven = outcome.proven;
-                        for &k in &twins {
-                            search.offer_exact(k, &outcome);
-                        }
-                    }
-                };
-                worker.spawn_scoped(scope, run).expect("a thread for the exact search");
+        // The search recurses once per command of the game: deep stacks.
+        runtime::run_each(queues, |queue| {
+            let n = queue.len();
+            for (i, (j, exact, proven)) in queue.into_iter().enumerate() {
+                let slice = fair_share(budget, i, n, 1);
+                let twins: Vec<usize> = (0..same.len()).filter(|&k| k == j || same[k] == Some(j)).collect();
+                let games = search.games();
+                for g in twins.iter().filter_map(|&k| games.get(k)) {
+                    exact.know(g.scorecard.score as i64, &g.text);
+                }
+                let outcome = exact.run(&slice);
+                *proven = outcome.proven;
+                for &k in &twins {
+                    search.offer_exact(k, &outcome);
+                }
             }
         });
     }
@@ -299,9 +293,6 @@ fn fair_share(budget: &Budget, job: usize, jobs: usize, threads: usize) -> Budge
     let turns = (jobs.saturating_sub(job)).div_ceil(threads.max(1)).max(1);
     budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t / turns as u32))
 }
-
-/// The stack of a thread running an exact search.
-const EXACT_STACK: usize = 256 << 20;
 
 /// A seed's best so far.
 #[derive(Clone, Debug, Default)]
