@@ -11,9 +11,9 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use tessera_core::eval::{EvalRun, Record, Shard, StopMark, merge_records};
 use tessera_core::rng::fresh_seed;
 use tessera_core::runtime::{Budget, Outcome};
+use tessera_game::eval::{EvalRun, Record, Shard, StopMark, merge_records};
 
 /// Exit status of a search stopped before it finished (time budget or Ctrl-C): its output is a
 /// partial answer.
@@ -177,7 +177,8 @@ impl ShardArgs {
     fn report<R: Serialize>(&self, name: &str, records: &[Record<R>], stopped: &[String]) -> Result<()> {
         let Some(path) = &self.html else { return Ok(()) };
         let lines: Vec<String> = records.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
-        let mut doc = tessera_viewer::document(name, &lines.join("\n")).context("cannot make the report")?;
+        let mut doc =
+            tessera_game::document(crate::GAMES, name, &lines.join("\n")).context("cannot make the report")?;
         if !stopped.is_empty() {
             let what = stopped.join("; ");
             doc.name = format!("{}, stopped", doc.name);
@@ -245,9 +246,12 @@ impl Jobs<'_> {
         F: Fn(u64, u64) -> R + Sync,
     {
         let shard = self.shard.shard;
-        let run = EvalRun { jobs, seed, threads, shard, label: self.label.into(), keep_cut_short };
+        let run = EvalRun { jobs, seed, threads, shard, keep_cut_short };
         let mut sink = self.shard.sink()?;
-        let ran = run.run(&Budget::unlimited(), sink.as_mut(), job)?;
+        let bar = crate::progress::bar(self.label, run.shard_jobs());
+        let ran = run.run(&Budget::unlimited(), sink.as_mut(), &|| bar.inc(1), job);
+        bar.finish_and_clear();
+        let ran = ran?;
         *self.stopped.borrow_mut() = ran.stopped;
         Ok(ran.records)
     }

@@ -6,9 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Subcommand};
-use tessera_core::eval::{Progress, Record};
 use tessera_core::runtime::{Budget, duration_from_secs};
-use tessera_core::tour::plural;
 use tessera_digits::eval::{EvalSummary, GameResult, common_run, reference_optimum, run_job, summarise};
 use tessera_digits::exact::optimum;
 use tessera_digits::expected::expected_score;
@@ -17,6 +15,8 @@ use tessera_digits::process::judge_program;
 use tessera_digits::protocol::{PlayError, play, shown};
 use tessera_digits::strategy::StrategyError;
 use tessera_digits::{Params, Strategy, StrategyName, TestSet};
+use tessera_game::eval::Record;
+use tessera_game::tour::plural;
 
 use crate::common::{
     Jobs, SeedArg, ShardArgs, Summary, ThreadsArg, at_least_one, emit, emit_json, emit_json_sorted, quit_on_interrupt,
@@ -302,13 +302,10 @@ fn value_cmd(args: &ValueArgs) -> Result<ExitCode> {
         return strategy_value(params, name, threads, &budget, args.json);
     }
     let total = tessera_digits::count::state_count(params.n, params.b).unwrap_or(0);
-    let mut bar = Progress::new("states", u64::try_from(total).unwrap_or(u64::MAX));
-    let mut last = 0;
-    let o = optimum(params, threads, &budget, &mut |done, _| {
-        bar.tick(done - last);
-        last = done;
-    })?;
-    bar.finish();
+    let bar = crate::progress::bar("states", u64::try_from(total).unwrap_or(u64::MAX));
+    let o = optimum(params, threads, &budget, &mut |done, _| bar.set_position(done));
+    bar.finish_and_clear();
+    let o = o?;
     let report = ValueReport::new(o, threads);
     let o = &report.optimum;
     if args.json {

@@ -9,9 +9,9 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use serde::Serialize;
-use tessera_core::eval::Record;
 use tessera_core::runtime::{Budget, StopReason, duration_from_secs, interrupted};
-use tessera_core::tour::plural;
+use tessera_game::eval::Record;
+use tessera_game::tour::plural;
 use tessera_hextris::eval::{EvalRecord, EvalSummary, RunInfo, Stopped, evaluate};
 use tessera_hextris::format::{ProblemStats, ScoreReport, Submission};
 use tessera_hextris::judge::score;
@@ -763,7 +763,7 @@ fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
     if let Some(out) = &args.svg {
         let cells = tessera_hextris::judge::labels(&game);
         let title = format!("hextris problem {} seed {seed}: score {}", p.id, v.score);
-        let svg = tessera_core::svg::board_svg(tessera_core::geometry::Lattice::Hex, &cells, &title);
+        let svg = tessera_game::svg::board_svg(tessera_core::geometry::Lattice::Hex, &cells, &title);
         write_file(out, &svg)?;
     }
     Ok(if v.error.is_some() { ExitCode::FAILURE } else { ExitCode::SUCCESS })

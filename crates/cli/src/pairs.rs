@@ -6,10 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::{Budget, Outcome, StopReason};
-use tessera_core::svg::board_svg;
+use tessera_game::eval::Record;
+use tessera_game::svg::board_svg;
 use tessera_pairs::eval::{Class, EvalSummary, SeedResult, run_job, summarise};
 use tessera_pairs::format::{Game, ScoreReport, SolveReport};
 use tessera_pairs::generator::{dims, generate};

@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand, ValueEnum};
-use tessera_core::eval::{Record, Shard};
 use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Verdict};
-use tessera_core::svg::board_svg;
-use tessera_core::tour::plural;
+use tessera_game::eval::{Record, Shard};
+use tessera_game::svg::board_svg;
+use tessera_game::tour::plural;
 use tessera_tiling::designer::{self, Uniqueness};
 use tessera_tiling::eval::{EvalConfig, EvalSummary, JobResult, run_job, summarise};
 use tessera_tiling::library::{self, OpenError};

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
-use tessera_core::eval::Record;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::{Budget, Outcome, StopReason};
-use tessera_core::svg::pieces_svg;
+use tessera_game::eval::Record;
+use tessera_game::svg::pieces_svg;
 use tessera_totems::bag::MAX_PIECES;
 use tessera_totems::eval::{Bags, EvalConfig, EvalSummary, JobResult, run_job, summarise};
 use tessera_totems::format::{RoundReport, SolveReport};

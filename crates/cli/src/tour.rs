@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
-use tessera_core::tour::{Demo, plural};
+use tessera_game::tour::{Demo, plural};
 
 use crate::common::{STOPPED_EARLY, ThreadsArg, emit, emit_json_sorted};
 
@@ -61,10 +61,9 @@ pub fn run(args: &TourArgs) -> Result<ExitCode> {
         emit(&format!("tessera tour ({})\n", plural(threads as u64, "thread", "threads")))?;
     }
     let mut demos = Vec::new();
-    let games =
-        [tessera_tiling::tour, tessera_totems::tour, tessera_digits::tour, tessera_hextris::tour, tessera_pairs::tour];
-    for tour in games {
-        let batch = tour(threads);
+    let games = crate::GAMES;
+    for game in games {
+        let batch = game.tour(threads);
         // A game whose run saw Ctrl-C may have been cut short: its demos are marked, and the
         // games after it are not run.
         let stopped = tessera_core::runtime::interrupted();

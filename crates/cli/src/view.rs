@@ -4,7 +4,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use tessera_viewer::{Viewer, document};
+use tessera_game::document;
+use tessera_viewer::Viewer;
+
+use crate::GAMES;
 
 use crate::common::ThreadsArg;
 
@@ -29,9 +32,9 @@ pub fn run(args: &ViewArgs) -> Result<ExitCode> {
     for path in &args.files {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
         let name = std::path::Path::new(path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
-        docs.push(document(&name, &text).with_context(|| path.clone())?);
+        docs.push(document(GAMES, &name, &text).with_context(|| path.clone())?);
     }
-    let viewer = Viewer::bind(&args.addr, docs, args.threads.get())?;
+    let viewer = Viewer::bind(&args.addr, GAMES, docs, args.threads.get())?;
     match viewer.addr() {
         Some(a) => eprintln!("tessera viewer at http://{a}/ (Ctrl-C to stop)"),
         None => eprintln!("tessera viewer listening on {} (Ctrl-C to stop)", args.addr),

@@ -1,14 +1,13 @@
-//! The shared core of tessera.
+//! The shared core of tessera: what every search uses. It knows no game and prints nothing
+//! (progress and results are the callers' to show).
 //!
-//! Everything here is used by more than one search in the workspace:
 //!
 //! * [`geometry`]: the square, hex, triangle and cube lattices, their symmetries, polyforms, orientations
 //!   and placements;
 //! * [`runtime`]: stop conditions ([`runtime::Budget`]), search verdicts, parallel workers;
 //! * [`rng`]: a fast seeded random number generator;
-//! * [`stats`] and [`eval`]: summaries, Wilson intervals, and sharded parallel evaluation runs;
-//! * [`svg`]: pictures of labelled boards;
-//! * [`tour`]: the shape of a game's entry in `tessera tour`;
+//! * [`stats`]: summaries and Wilson intervals;
+//! * [`shard`]: work split across processes or machines;
 //! * [`testing`]: a helper for the games' tests of their JSON formats.
 //!
 //! A search polls a [`runtime::Budget`] and says what it concluded with a [`runtime::Verdict`];
@@ -35,11 +34,9 @@
 //! assert!(found.is_some_and(|x| x % 1000 == 0));
 //! ```
 
-pub mod eval;
 pub mod geometry;
 pub mod rng;
 pub mod runtime;
+pub mod shard;
 pub mod stats;
-pub mod svg;
 pub mod testing;
-pub mod tour;

@@ -7,8 +7,8 @@
 //! Searches recurse once per piece placed, so workers run on threads with a large stack
 //! ([`WORKER_STACK`]); [`on_deep_stack`] gives the same to a single search.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -209,19 +209,21 @@ impl Budget {
     pub fn cancel(&self) {
         self.cancel[0].store(true, Ordering::Relaxed);
     }
-    /// Checks the limits now (without counting nodes).
+    /// Checks the limits now (without counting nodes), and remembers why it stopped.
     pub fn expired(&mut self) -> bool {
         self.should_stop(0)
     }
-}
-
-impl Stop for Budget {
-    fn should_stop(&mut self, nodes: u64) -> bool {
+    /// Whether the budget says stop now: a read-only [`Budget::expired`], for code that holds
+    /// the budget shared (it remembers nothing).
+    pub fn is_spent(&self) -> bool {
+        self.stop_reason().is_some()
+    }
+    /// Why the budget says stop now (`None`: go on): the reason remembered, else Ctrl-C, a
+    /// cancel, the node count or the deadline, checked in that order. Reads, counts nothing.
+    pub fn stop_reason(&self) -> Option<StopReason> {
         if self.reason.is_some() {
-            return true;
-        }
-        self.nodes += nodes;
-        self.reason = if interrupted() {
+            self.reason
+        } else if interrupted() {
             Some(StopReason::Interrupted)
         } else if self.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
             Some(StopReason::Cancelled)
@@ -231,7 +233,17 @@ impl Stop for Budget {
             Some(StopReason::Time)
         } else {
             None
-        };
+        }
+    }
+}
+
+impl Stop for Budget {
+    fn should_stop(&mut self, nodes: u64) -> bool {
+        if self.reason.is_some() {
+            return true;
+        }
+        self.nodes += nodes;
+        self.reason = self.stop_reason();
         self.reason.is_some()
     }
     fn reason(&self) -> Option<StopReason> {
@@ -275,6 +287,17 @@ pub const WORKER_STACK: usize = 256 << 20;
 /// (a panic in `f` is passed on).
 pub fn on_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| join(deep(s, f)))
+}
+
+/// Runs `f` on each of `jobs`, each on a thread of its own with a [`WORKER_STACK`]-sized stack,
+/// and gives the results in the jobs' order (a panic in one is passed on): for a few long jobs
+/// known in advance; many small ones go to [`split_work`].
+pub fn run_each<J: Send, T: Send>(jobs: Vec<J>, f: impl Fn(J) -> T + Sync) -> Vec<T> {
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = jobs.into_iter().map(|job| deep(s, move || f(job))).collect();
+        handles.into_iter().map(join).collect()
+    })
 }
 
 fn deep<'scope, T: Send + 'scope>(
@@ -364,6 +387,42 @@ where
     })
 }
 
+/// Cuts `out` into consecutive slices of the given lengths (which must add up to `out.len()`) and
+/// has `threads` workers fill them: `work(job, start, slice)`, where `start` is the slice's offset
+/// in `out`. Returns `false` if the budget stopped the workers before every slice was filled.
+pub fn fill_slices<T: Send>(
+    out: &mut [T],
+    lens: &[usize],
+    threads: usize,
+    budget: &Budget,
+    work: impl Fn(usize, usize, &mut [T]) + Sync,
+) -> bool {
+    let mut slots = Vec::with_capacity(lens.len());
+    let (mut rest, mut start) = (out, 0);
+    for &len in lens {
+        let (mine, tail) = rest.split_at_mut(len);
+        slots.push(Mutex::new(Some((start, mine))));
+        rest = tail;
+        start += len;
+    }
+    debug_assert!(rest.is_empty(), "the slices cover the output");
+    let done = split_work(
+        lens.len(),
+        threads,
+        budget,
+        || 0usize,
+        |done, j, _| {
+            let taken = slots[j].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some((start, mine)) = taken {
+                work(j, start, mine);
+                *done += 1;
+            }
+            true
+        },
+    );
+    done.iter().sum::<usize>() == lens.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,8 +482,8 @@ mod tests {
     fn a_slice_ends_at_the_earlier_deadline() {
         let b = Budget::unlimited().with_time(Duration::from_secs(60));
         let slice = b.within(Duration::ZERO);
-        assert!(slice.clone().expired());
-        assert!(!b.clone().expired());
+        assert!(slice.is_spent());
+        assert!(!b.is_spent());
         let long = b.within(Duration::from_secs(3600));
         assert!(long.time_left().is_some_and(|t| t <= Duration::from_secs(60)));
         assert_eq!(Budget::unlimited().time_left(), None);
@@ -445,7 +504,7 @@ mod tests {
         let fork = parent.fork();
         fork.cancel();
         assert!(fork.worker().expired());
-        assert!(!parent.clone().expired());
+        assert!(!parent.is_spent());
         let fork = parent.fork();
         let grandchild = fork.fork();
         parent.cancel();
@@ -477,7 +536,7 @@ mod tests {
             None
         });
         assert_eq!(got, Some(7));
-        assert!(!b.clone().expired(), "the caller's budget is not cancelled");
+        assert!(!b.is_spent(), "the caller's budget is not cancelled");
     }
 
     #[test]

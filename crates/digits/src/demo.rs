@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use tessera_core::runtime::Budget;
-use tessera_core::tour::Demo;
+use tessera_game::tour::Demo;
 
 use crate::exact::optimum;
 use crate::params::{Params, TestSet};

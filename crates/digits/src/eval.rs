@@ -5,10 +5,10 @@
 //! seed and the game's index), so a run can be split over threads or machines and merged.
 
 use serde::{Deserialize, Serialize};
-use tessera_core::eval::Record;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::Budget;
 use tessera_core::stats::{Rate, Summary};
+use tessera_game::eval::Record;
 
 use crate::count::state_count;
 use crate::params::{POW10, Params, TestSet, known_optimum};

@@ -24,7 +24,7 @@
 
 use std::time::Instant;
 
-use tessera_core::runtime::{Budget, Outcome, Stop, StopReason};
+use tessera_core::runtime::{Budget, Outcome, StopReason};
 
 use crate::count::{BoxCounts, CountError};
 use crate::par::{affordable, fill_slices};
@@ -339,9 +339,7 @@ pub fn optimum_with(
     for t in (0..top).rev() {
         let size = counts.layer(t) as usize;
         if !layer(&counts, t, &next[..next_len], &mut cur[..size], threads, budget) {
-            let mut b = budget.clone();
-            b.expired();
-            outcome = Outcome::Stopped(b.reason().unwrap_or(StopReason::Interrupted));
+            outcome = Outcome::Stopped(budget.stop_reason().unwrap_or(StopReason::Interrupted));
             break;
         }
         std::mem::swap(&mut cur, &mut next);

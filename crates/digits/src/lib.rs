@@ -35,6 +35,7 @@ pub mod demo;
 pub mod eval;
 pub mod exact;
 pub mod expected;
+pub mod face;
 pub mod format;
 mod par;
 pub mod params;
@@ -44,6 +45,7 @@ pub mod state;
 pub mod strategy;
 
 pub use demo::tour;
+pub use face::DigitsGame;
 pub use params::{Params, TestSet};
 pub use state::{State, Towers};
 pub use strategy::{Strategy, StrategyName};

@@ -1,44 +1,7 @@
-//! Filling the slices of an output in parallel, and how much memory a table may take.
+//! How much memory a table may take, and how to cut one into slices filled in parallel (by
+//! [`fill_slices`], from the core's runtime).
 
-use std::sync::Mutex;
-
-use tessera_core::runtime::{Budget, split_work};
-
-/// Cuts `out` into consecutive slices of the given lengths (which must add up to `out.len()`) and
-/// has `threads` workers fill them: `work(job, start, slice)`, where `start` is the slice's offset
-/// in `out`. Returns `false` if the budget stopped the workers before every slice was filled.
-pub(crate) fn fill_slices<T: Send>(
-    out: &mut [T],
-    lens: &[usize],
-    threads: usize,
-    budget: &Budget,
-    work: impl Fn(usize, usize, &mut [T]) + Sync,
-) -> bool {
-    let mut slots = Vec::with_capacity(lens.len());
-    let (mut rest, mut start) = (out, 0);
-    for &len in lens {
-        let (mine, tail) = rest.split_at_mut(len);
-        slots.push(Mutex::new(Some((start, mine))));
-        rest = tail;
-        start += len;
-    }
-    debug_assert!(rest.is_empty(), "the slices cover the output");
-    let done = split_work(
-        lens.len(),
-        threads,
-        budget,
-        || 0usize,
-        |done, j, _| {
-            let taken = slots[j].lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some((start, mine)) = taken {
-                work(j, start, mine);
-                *done += 1;
-            }
-            true
-        },
-    );
-    done.iter().sum::<usize>() == lens.len()
-}
+pub(crate) use tessera_core::runtime::fill_slices;
 
 /// Lengths cutting `total` items into pieces of at most `piece` (the last may be shorter).
 pub(crate) fn even_pieces(total: usize, piece: usize) -> Vec<usize> {
@@ -63,6 +26,7 @@ pub fn affordable(bytes: u128) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tessera_core::runtime::Budget;
 
     #[test]
     fn every_slice_is_filled_once() {

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use tessera_core::runtime::Budget;
-use tessera_core::tour::Demo;
+use tessera_game::tour::Demo;
 
 use crate::builtin;
 use crate::problem::Problem;

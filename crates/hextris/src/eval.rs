@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use tessera_core::runtime::{Budget, StopReason, duration_from_secs, interrupted};
-use tessera_core::tour::plural;
+use tessera_game::tour::plural;
 
 use crate::engine::EngineError;
 use crate::format::GAME;
@@ -396,7 +396,7 @@ pub fn run(problem: &Problem, settings: &Settings, seconds: f64, threads: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tessera_core::eval::Record;
+    use tessera_game::eval::Record;
 
     /// A record of problem `id` scoring `score`, without games.
     fn record(id: i64, score: u64, stopped: bool) -> EvalRecord {

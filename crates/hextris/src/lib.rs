@@ -37,6 +37,7 @@ pub mod command;
 pub mod demo;
 pub mod engine;
 pub mod eval;
+pub mod face;
 pub mod format;
 // `gen` is a reserved word from the 2024 edition on: the module is `r#gen`.
 pub mod r#gen;
@@ -47,10 +48,11 @@ pub mod problem;
 pub mod solver;
 
 pub use command::Command;
+pub use face::HextrisGame;
 pub use phrase::Phrases;
 pub use problem::{Cell, Problem};
 
-use tessera_core::tour::Demo;
+use tessera_game::tour::Demo;
 
 /// The hextris entries of `tessera tour`: the instances of [`demo::ALL`], each solved in 1.5 s
 /// and checked by the judge.

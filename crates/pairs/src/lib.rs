@@ -27,6 +27,7 @@
 pub mod board;
 pub mod demo;
 pub mod eval;
+pub mod face;
 pub mod format;
 pub mod generator;
 pub mod judge;
@@ -36,4 +37,5 @@ pub mod state;
 
 pub use board::{Board, Cell};
 pub use demo::tour;
+pub use face::PairsGame;
 pub use moves::Move;

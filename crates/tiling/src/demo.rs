@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use tessera_core::runtime::Budget;
-use tessera_core::tour::Demo;
+use tessera_game::tour::Demo;
 
 use crate::library::builtin;
 use crate::puzzle::Puzzle;

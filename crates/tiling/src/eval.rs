@@ -7,10 +7,10 @@
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tessera_core::eval::Record;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Verdict};
 use tessera_core::stats::{Rate, Summary};
+use tessera_game::eval::Record;
 
 use crate::random::{RandomSpec, planted};
 use crate::validate::validate;

@@ -29,6 +29,7 @@ pub mod demo;
 pub mod designer;
 pub mod dlx;
 pub mod eval;
+pub mod face;
 pub mod library;
 pub mod meteor;
 pub mod puzzle;
@@ -39,6 +40,7 @@ pub mod validate;
 pub mod xmpuzzle;
 
 pub use demo::tour;
+pub use face::TilingGame;
 pub use library::{builtin, builtin_names};
 pub use puzzle::{ParseError, Puzzle};
 pub use tessera_polyform::tiler::{

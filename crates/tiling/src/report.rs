@@ -11,7 +11,7 @@ use std::io;
 use serde::{Deserialize, Deserializer, Serialize};
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::{Outcome, StopReason, Verdict};
-use tessera_core::tour::plural;
+use tessera_game::tour::plural;
 
 use crate::designer::{Reason, Uniqueness, why_none};
 use crate::puzzle::Puzzle;

@@ -8,7 +8,7 @@
 //! shard is in, complete, are the sums the puzzle's counts.
 //!
 //! ```
-//! use tessera_core::eval::Shard;
+//! use tessera_core::shard::Shard;
 //! use tessera_core::runtime::Budget;
 //! use tessera_tiling::shards::{ShardLine, merge};
 //! use tessera_tiling::{Tiler, builtin};
@@ -32,8 +32,8 @@ use std::fmt::Write as _;
 use std::io::BufRead;
 
 use serde::{Deserialize, Serialize};
-use tessera_core::eval::Shard;
 use tessera_core::runtime::{Outcome, StopReason};
+use tessera_core::shard::Shard;
 use tessera_polyform::tiler::{EngineKind, ShardCounts, Tiler};
 
 use crate::puzzle::Puzzle;

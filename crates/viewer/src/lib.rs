@@ -1,35 +1,29 @@
 //! viewer: a local web page for tessera's results: boards, replays and evaluation plots.
 //!
-//! Every game's results (the JSON that `solve`, `eval --json` and `eval --jsonl` write) are turned
-//! into a few generic [`view`]s by [`games`]; the [`server`] serves a page that draws them (and
-//! solves a game's demonstration on request); [`report`] writes one document as a self-contained
-//! HTML file. The page is plain HTML, CSS and JavaScript embedded in the binary: no build step,
-//! no network.
+//! The games' results (the JSON that `solve`, `eval --json` and `eval --jsonl` write) become
+//! documents of a few generic views ([`tessera_game::view`]), each game reading its own (see
+//! [`tessera_game::Game`]); the [`server`] serves a page that draws them and solves a game's
+//! demonstration on request, for the games of the registry it is given; [`report`] writes one
+//! document as a self-contained HTML file. The viewer knows no game of its own. The page is plain
+//! HTML, CSS and JavaScript embedded in the binary: no build step, no network.
 //!
-//! Turn a game's JSON output into a document and write it as one self-contained page:
+//! A document written as one self-contained page:
 //!
 //! ```
-//! use tessera_core::runtime::Budget;
-//! use tessera_tiling::{Tiler, builtin, report::CountReport};
+//! use tessera_game::view::{Charts, Document, View};
 //!
-//! let puzzle = builtin("pentomino-3x20").expect("a shipped puzzle");
-//! let tiler = Tiler::new(&puzzle.problem)?;
-//! let counts = tiler.count(1, &Budget::unlimited());
-//! let json = serde_json::to_string(&CountReport::new(&puzzle, &tiler, &counts, None, 1))?;
-//! let doc = tessera_viewer::document("pentominoes 3x20", &json)?;
-//! assert_eq!(doc.game, "tiling");
-//! std::fs::write(std::env::temp_dir().join("counts.html"), tessera_viewer::report::html(&doc))?;
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! let figures = vec![("tilings".to_string(), "2339".to_string())];
+//! let charts = Charts { title: "pentominoes 6x10".into(), figures, charts: Vec::new() };
+//! let doc = Document { name: "counts".into(), game: "tiling".into(), kind: "count".into(), views: vec![View::Charts(charts)] };
+//! let page = tessera_viewer::report::html(&doc);
+//! assert!(page.contains("pentominoes 6x10") && page.starts_with("<!DOCTYPE html>"));
 //! ```
 
-pub mod games;
 pub mod report;
 pub mod server;
-pub mod view;
 
-pub use games::{DocError, demo, document};
 pub use server::Viewer;
-pub use view::Document;
+pub use tessera_game::view::{self, Document};
 
 /// The page.
 pub const ASSET_HTML: &str = include_str!("../assets/index.html");

@@ -28,19 +28,22 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use serde_json::json;
 use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 
-use crate::games::{GAMES, demo, document};
-use crate::view::Document;
 use crate::{ASSET_CSS, ASSET_HTML, ASSET_JS};
 use library::{Held, Library, Source};
 pub use library::{MAX_UPLOAD_BYTES, MAX_UPLOADS};
 use origin::Own;
+use tessera_game::view::Document;
+use tessera_game::{Game, demo, document};
 
 /// Largest upload accepted.
 pub const MAX_UPLOAD: usize = 32 << 20;
 
-/// Requests answered at once: a page is not held up by a demonstration being solved or an upload
-/// being read.
+/// Requests answered at once: a page is not held up by a demonstration being solved.
 pub const WORKERS: usize = 8;
+
+/// Uploads read at once, each on a thread of its own beside the workers; one more is answered
+/// 503.
+pub const MAX_READING: usize = 32;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -54,8 +57,10 @@ pub struct BindError {
 pub struct Viewer {
     server: Server,
     library: Mutex<Library>,
-    /// Each game's demonstration (in [`GAMES`]' order), solved on its first request.
-    demos: [OnceLock<Arc<Held>>; GAMES.len()],
+    /// The games it knows.
+    games: &'static [&'static dyn Game],
+    /// Each game's demonstration (in the games' order), solved on its first request.
+    demos: Vec<OnceLock<Arc<Held>>>,
     threads: usize,
     /// Set by [`Viewer::stop`], for good.
     stopped: AtomicBool,
@@ -70,13 +75,19 @@ impl std::fmt::Debug for Viewer {
 }
 
 impl Viewer {
-    /// Listens on `addr` (`127.0.0.1:0` picks a free port) with these documents.
-    pub fn bind(addr: &str, docs: Vec<Document>, threads: usize) -> Result<Viewer, BindError> {
+    /// Listens on `addr` (`127.0.0.1:0` picks a free port) with these documents, reading
+    /// uploads and solving demonstrations with these games.
+    pub fn bind(
+        addr: &str,
+        games: &'static [&'static dyn Game],
+        docs: Vec<Document>,
+        threads: usize,
+    ) -> Result<Viewer, BindError> {
         let server = Server::http(addr).map_err(|e| BindError { addr: addr.to_string(), why: e.to_string() })?;
-        let demos = std::array::from_fn(|_| OnceLock::new());
+        let demos = games.iter().map(|_| OnceLock::new()).collect();
         let library = Mutex::new(Library::new(docs));
         let own = server.server_addr().to_ip().map(Own::new);
-        Ok(Viewer { server, library, demos, threads, stopped: AtomicBool::new(false), own })
+        Ok(Viewer { server, library, games, demos, threads, stopped: AtomicBool::new(false), own })
     }
 
     /// The address it listens on.
@@ -101,23 +112,43 @@ impl Viewer {
     }
 
     /// Answers requests on [`WORKERS`] threads, until [`Viewer::stop`] (or `limit` of them).
+    /// An upload's body is read on a thread of its own (at most [`MAX_READING`] at once), so that
+    /// a client sending it slowly, or not at all, holds no worker that other requests need.
     pub fn run(&self, limit: Option<usize>) {
         let taken = AtomicUsize::new(0);
+        let reading = AtomicUsize::new(0);
         std::thread::scope(|s| {
             for _ in 0..WORKERS {
-                s.spawn(|| self.work(&taken, limit));
+                s.spawn(|| self.work(s, &taken, &reading, limit));
             }
         });
     }
 
-    /// One worker: takes a turn (one of `limit`), waits for a request and answers it.
-    fn work(&self, taken: &AtomicUsize, limit: Option<usize>) {
+    /// One worker: takes a turn (one of `limit`), waits for a request and answers it, or hands
+    /// an upload to a thread of its own in `scope`.
+    fn work<'s>(
+        &'s self,
+        scope: &'s std::thread::Scope<'s, '_>,
+        taken: &'s AtomicUsize,
+        reading: &'s AtomicUsize,
+        limit: Option<usize>,
+    ) {
         while !self.stopped.load(Ordering::SeqCst) {
             if limit.is_some_and(|l| taken.fetch_add(1, Ordering::SeqCst) >= l) {
                 return;
             }
             match self.server.recv() {
-                Ok(request) => self.answer(request),
+                Ok(request) if is_upload(&request) && reading.fetch_add(1, Ordering::SeqCst) < MAX_READING => {
+                    scope.spawn(move || {
+                        self.answer_safely(request);
+                        reading.fetch_sub(1, Ordering::SeqCst);
+                    });
+                }
+                Ok(request) if is_upload(&request) => {
+                    reading.fetch_sub(1, Ordering::SeqCst);
+                    self.respond(request, Reply::error(503, "too many uploads are being read: try again"));
+                }
+                Ok(request) => self.answer_safely(request),
                 // Unblocked by `stop`, or the server can take no more connections: stop them all.
                 Err(_) if !self.stopped.load(Ordering::SeqCst) => self.stop(),
                 Err(_) => return,
@@ -125,11 +156,21 @@ impl Viewer {
         }
     }
 
+    /// Answers a request; a panic while answering it drops the request (its client sees the
+    /// connection close) and leaves the worker serving.
+    fn answer_safely(&self, request: Request) {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request)));
+    }
+
     fn answer(&self, mut request: Request) {
         let reply = match self.refusal(&request) {
             Some(why) => Reply::text(403, why),
             None => self.route(&mut request),
         };
+        self.respond(request, reply);
+    }
+
+    fn respond(&self, request: Request, reply: Reply) {
         let mut headers = Vec::new();
         let fields = [
             ("Content-Type", reply.content_type),
@@ -162,7 +203,7 @@ impl Viewer {
             (Method::Get, "/viewer.css") => Reply::asset(ASSET_CSS, "text/css; charset=utf-8"),
             (Method::Get, "/api/games") => Reply::json(
                 200,
-                &json!(GAMES.iter().map(|(g, what)| json!({"game": g, "shows": what})).collect::<Vec<_>>()),
+                &json!(self.games.iter().map(|g| json!({"game": g.name(), "shows": g.shows()})).collect::<Vec<_>>()),
             ),
             (Method::Get, "/api/documents") => Reply::json(200, &self.library().listing()),
             (Method::Get, path) if path.starts_with("/api/documents/") => self.one(&path["/api/documents/".len()..]),
@@ -193,11 +234,11 @@ impl Viewer {
     /// A game's demonstration: solved once (a request for it while it is being solved waits for
     /// that solve), then the same document.
     fn demo(&self, game: &str) -> Reply {
-        let Some(k) = GAMES.iter().position(|(g, _)| *g == game) else {
+        let Some(k) = self.games.iter().position(|g| g.name() == game) else {
             return Reply::error(404, &format!("no game {game:?}"));
         };
         let held = self.demos[k].get_or_init(|| {
-            let d = demo(game, self.threads).unwrap_or_else(|| Document {
+            let d = demo(self.games, game, self.threads).unwrap_or_else(|| Document {
                 name: format!("{game} demo"),
                 game: game.to_string(),
                 kind: "demo".into(),
@@ -227,11 +268,16 @@ impl Viewer {
             return Reply::error(413, &format!("uploads are limited to {} MiB", MAX_UPLOAD >> 20));
         }
         let Ok(text) = String::from_utf8(body) else { return Reply::error(400, "the upload is not UTF-8 text") };
-        match document(&name, &text) {
+        match document(self.games, &name, &text) {
             Ok(d) => Reply::json(201, &json!({"id": self.library().add(&d, Source::Upload).id})),
             Err(e) => Reply::error(400, &e.to_string()),
         }
     }
+}
+
+/// Whether a request is an upload, whose body may take its client a long time to send.
+fn is_upload(request: &Request) -> bool {
+    *request.method() == Method::Post
 }
 
 /// See [`Viewer::stop_on_drop`].
@@ -290,6 +336,42 @@ mod tests {
     use super::*;
     use std::io::Write;
     use std::net::TcpStream;
+    use std::time::{Duration, Instant};
+
+    use serde_json::Value;
+    use tessera_core::geometry::Lattice;
+    use tessera_game::Shown;
+    use tessera_game::read::DocError;
+    use tessera_game::tour::Demo;
+    use tessera_game::view::{Board, View};
+
+    /// A game of one labelled cell, for the server's tests: `{"dot": "A"}` is one of its results.
+    struct Dot;
+
+    impl Game for Dot {
+        fn name(&self) -> &'static str {
+            "dot"
+        }
+        fn shows(&self) -> &'static str {
+            "one cell"
+        }
+        fn tour(&self, _threads: usize) -> Vec<Demo> {
+            Vec::new()
+        }
+        fn demo(&self, _threads: usize) -> Shown {
+            Shown { kind: "solve", views: vec![View::Board(Board::new("a dot", Lattice::Square, vec![], vec![]))] }
+        }
+        fn read(&self, value: &Value) -> Result<Option<Shown>, DocError> {
+            let Some(label) = value.get("dot").and_then(Value::as_str) else { return Ok(None) };
+            let board = Board::new("a dot", Lattice::Square, vec![(0, 0, label.to_string())], vec![]);
+            Ok(Some(Shown { kind: "solve", views: vec![View::Board(board)] }))
+        }
+        fn read_records(&self, _lines: &[Value]) -> Result<Option<Shown>, DocError> {
+            Ok(None)
+        }
+    }
+
+    static GAMES: &[&dyn Game] = &[&Dot];
 
     /// One raw HTTP/1.1 exchange: status and body (what arrives before the server closes or
     /// goes quiet for a second).
@@ -324,7 +406,7 @@ mod tests {
 
     #[test]
     fn routes_uploads_and_refusals() {
-        let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
+        let viewer = Viewer::bind("127.0.0.1:0", GAMES, Vec::new(), 1).unwrap();
         let addr = viewer.addr().unwrap();
         std::thread::scope(|s| {
             s.spawn(|| viewer.run(None));
@@ -336,10 +418,7 @@ mod tests {
             // Only the server's own routes: no path reaches the file system.
             assert_eq!(get(addr, "/../../etc/passwd").0, 404);
             assert_eq!(get(addr, "/api/documents/0").0, 404);
-            let solve = concat!(
-                r#"{"actions":{"totems":[{"shape":"O","coordinates":[[0,0],[1,0],[0,1],[1,1]]}]},"box":[2,2],"#,
-                r#""score":2.0,"best_score":2.0,"optimal":true,"best_box_impossible":false,"trials":[],"seconds":0.1}"#
-            );
+            let solve = r#"{"dot":"A"}"#;
             let (status, body) = post(addr, solve, solve.len());
             assert_eq!((status, body.as_str()), (201, r#"{"id":0}"#));
             let (status, listing) = get(addr, "/api/documents");
@@ -353,13 +432,10 @@ mod tests {
 
     #[test]
     fn other_hosts_and_origins_are_refused() {
-        let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
+        let viewer = Viewer::bind("127.0.0.1:0", GAMES, Vec::new(), 1).unwrap();
         let addr = viewer.addr().unwrap();
         let port = addr.port();
-        let solve = concat!(
-            r#"{"actions":{"totems":[{"shape":"O","coordinates":[[0,0],[1,0],[0,1],[1,1]]}]},"box":[2,2],"#,
-            r#""score":2.0,"best_score":2.0,"optimal":true,"best_box_impossible":false,"trials":[],"seconds":0.1}"#
-        );
+        let solve = r#"{"dot":"A"}"#;
         std::thread::scope(|s| {
             s.spawn(|| viewer.run(None));
             let _stop = viewer.stop_on_drop();
@@ -374,7 +450,7 @@ mod tests {
             let (status, body) = post_with(addr, &foreign, solve, solve.len());
             assert!(status == 403 && body.contains("another origin"), "{status} {body}");
             let demo =
-                format!("GET /api/demo/digits HTTP/1.1\r\nHost: {addr}\r\nOrigin: null\r\nConnection: close\r\n\r\n");
+                format!("GET /api/demo/dot HTTP/1.1\r\nHost: {addr}\r\nOrigin: null\r\nConnection: close\r\n\r\n");
             assert_eq!(exchange(addr, &demo).0, 403);
             assert_eq!(get(addr, "/api/documents"), (200, "[]".to_string()), "nothing was taken");
             // The page itself, by either name, and a program that sends no Origin.
@@ -387,26 +463,56 @@ mod tests {
     }
 
     #[test]
-    fn a_slow_upload_holds_up_no_other_request() {
-        let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
+    fn slow_clients_hold_up_no_other_request() {
+        let viewer = Viewer::bind("127.0.0.1:0", GAMES, Vec::new(), 1).unwrap();
         let addr = viewer.addr().unwrap();
         std::thread::scope(|s| {
             s.spawn(|| viewer.run(None));
             let _stop = viewer.stop_on_drop();
-            // An upload announced at 100 bytes, 10 of them sent: a worker waits for the rest.
-            let mut slow = TcpStream::connect(addr).unwrap();
-            let head = format!("POST /api/documents HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 100\r\n\r\n");
-            slow.write_all(format!("{head}{{\"actions\"").as_bytes()).unwrap();
-            for _ in 0..2 * WORKERS {
-                assert_eq!(get(addr, "/api/games").0, 200, "answered beside the upload");
+            // More uploads than workers, each announced at 100 bytes and sent a byte at a time
+            // (then not at all), and as many clients stalled in their headers.
+            let head = format!("POST /api/documents HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 100\r\n\r\n{{");
+            let mut slow: Vec<TcpStream> = (0..WORKERS + 2).map(|_| TcpStream::connect(addr).unwrap()).collect();
+            for c in &mut slow {
+                c.write_all(head.as_bytes()).unwrap();
             }
+            for _ in 0..WORKERS + 2 {
+                let mut c = TcpStream::connect(addr).unwrap();
+                c.write_all(b"GET /api/games HTTP/1.1\r\nHo").unwrap();
+                slow.push(c);
+            }
+            for _ in 0..3 {
+                for c in &mut slow[..WORKERS + 2] {
+                    c.write_all(b" ").unwrap();
+                }
+                let start = Instant::now();
+                assert_eq!(get(addr, "/api/games").0, 200, "answered beside the slow clients");
+                assert!(start.elapsed() < Duration::from_secs(1), "answered in {:?}", start.elapsed());
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            // An upload that finishes is still read and answered.
+            let mut late = TcpStream::connect(addr).unwrap();
+            late.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let body = r#"{"dot":"A"}"#;
+            let upload = format!(
+                "POST /api/documents HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            late.write_all(upload.as_bytes()).unwrap();
+            for b in body.bytes() {
+                late.write_all(&[b]).unwrap();
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let mut answer = String::new();
+            let _ = late.read_to_string(&mut answer);
+            assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
             drop(slow);
         });
     }
 
     #[test]
     fn a_limited_run_answers_that_many_requests() {
-        let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
+        let viewer = Viewer::bind("127.0.0.1:0", GAMES, Vec::new(), 1).unwrap();
         let addr = viewer.addr().unwrap();
         std::thread::scope(|s| {
             let run = s.spawn(|| viewer.run(Some(3)));
@@ -419,16 +525,16 @@ mod tests {
 
     #[test]
     fn a_demonstration_is_solved_once() {
-        let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 1).unwrap();
+        let viewer = Viewer::bind("127.0.0.1:0", GAMES, Vec::new(), 1).unwrap();
         let addr = viewer.addr().unwrap();
         std::thread::scope(|s| {
             s.spawn(|| viewer.run(None));
             let _stop = viewer.stop_on_drop();
-            let (status, first) = get(addr, "/api/demo/totems");
-            assert!(status == 200 && first.contains(r#""game":"totems""#), "{first}");
-            assert_eq!(get(addr, "/api/demo/totems"), (200, first));
+            let (status, first) = get(addr, "/api/demo/dot");
+            assert!(status == 200 && first.contains(r#""game":"dot""#), "{first}");
+            assert_eq!(get(addr, "/api/demo/dot"), (200, first));
             let (_, listing) = get(addr, "/api/documents");
-            assert_eq!(listing, r#"[{"game":"totems","id":0,"kind":"solve","name":"totems demo"}]"#);
+            assert_eq!(listing, r#"[{"game":"dot","id":0,"kind":"solve","name":"dot demo"}]"#);
             assert_eq!(get(addr, "/api/demo/chess").0, 404);
         });
     }

@@ -1,10 +1,10 @@
 //! `tessera digits ...`: the real player binary against the real judge, values, evals, errors.
 
-use tessera_core::eval::Record;
 use tessera_digits::StrategyName;
 use tessera_digits::eval::{EvalSummary, GameResult};
 use tessera_digits::format::{StrategyValueReport, ValueReport};
 use tessera_digits::process::ProcessReport;
+use tessera_game::eval::Record;
 
 use crate::{stderr, stdout, tessera};
 

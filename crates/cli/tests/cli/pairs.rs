@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use tessera_core::eval::Record;
+use tessera_game::eval::Record;
 use tessera_pairs::eval::{EvalSummary, SeedResult};
 use tessera_pairs::format::{ScoreReport, SolveReport};
 

@@ -71,7 +71,8 @@ fn the_viewer_reads_what_every_other_game_writes() {
     for (game, kind, args) in outputs {
         let out = tessera(args);
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-        let doc = tessera_viewer::document("out.json", &stdout(&out)).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        let doc = tessera_game::document(tessera_cli::GAMES, "out.json", &stdout(&out))
+            .unwrap_or_else(|e| panic!("{args:?}: {e}"));
         assert_eq!((doc.game.as_str(), doc.kind.as_str()), (game, kind), "{args:?}");
     }
 }
@@ -80,7 +81,7 @@ fn the_viewer_reads_what_every_other_game_writes() {
 fn the_organisers_sample_is_replayed_as_the_judge_scores_it() {
     let text = std::fs::read_to_string(data("crates/hextris/tests/data/problem6-seed0.txt")).unwrap();
     let list = serde_json::json!([{ "problemId": 6, "seed": 0, "tag": "sample", "solution": text.trim() }]);
-    let doc = tessera_viewer::document("sample.json", &list.to_string()).unwrap();
+    let doc = tessera_game::document(tessera_cli::GAMES, "sample.json", &list.to_string()).unwrap();
     let [View::Charts(_), View::Replay(r), View::Board(b)] = &doc.views[..] else { panic!("{:?}", doc.views.len()) };
     assert_eq!(r.steps.last().and_then(|s| s.score), Some(3261));
     assert_eq!(b.caption[0], "score 3261 = move 3261 + power 0 (board full)");

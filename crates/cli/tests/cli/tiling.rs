@@ -1,6 +1,6 @@
 //! `tessera meteor`, `tessera tiling ...` and `tessera tour`.
 
-use tessera_core::eval::Record;
+use tessera_game::eval::Record;
 use tessera_tiling::eval::{EvalSummary, JobResult};
 use tessera_tiling::report::{CountReport, FirstReport, FirstStatus, SolutionList};
 use tessera_tiling::shards::{MergedCount, ShardLine};

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use tessera_core::rng::Rng64;
-use tessera_core::runtime::{Budget, split_work};
+use tessera_core::runtime::{self, Budget, split_work};
 
 use super::beam::Plan;
 use super::exact::{Exact, Outcome};
@@ -190,14 +190,14 @@ pub fn solve(
     let first = search.started.elapsed().as_secs_f64();
     let mut pace = Pace { unit: first / search.variants(1) as f64, ..Pace::default() };
     search.alternate(&mut width, &mut pace, settings.max_width, &rounds, &mut report);
-    if grafting && search.missing() && !whole.clone().expired() {
+    if grafting && search.missing() && !whole.is_spent() {
         search.graft(whole);
         report(Phase::Graft, width, 0);
     }
     search.alternate(&mut width, &mut pace, settings.max_width, whole, &mut report);
     // The beam cannot widen and reworking gave up, before the time is up: reworking starts over
     // (each try draws its own cut and weights), as long as a pass finds tries to make.
-    while whole.time_left().is_some() && !whole.clone().expired() {
+    while whole.time_left().is_some() && !whole.is_spent() {
         let started = Instant::now();
         search.unstale();
         search.alternate(&mut width, &mut pace, settings.max_width, whole, &mut report);
@@ -206,7 +206,7 @@ pub fn solve(
         }
     }
     // The exact searches not yet ended go on until the time is up.
-    if !exact.is_empty() && !exact.all_proven() && whole.time_left().is_some() && !whole.clone().expired() {
+    if !exact.is_empty() && !exact.all_proven() && whole.time_left().is_some() && !whole.is_spent() {
         exact.run(&search, whole, threads);
         report(Phase::Exact, width, 0);
     }
@@ -266,27 +266,21 @@ impl<'s> Exacts<'s> {
         for (i, job) in open.drain(..).enumerate() {
             queues[i % threads].push(job);
         }
-        std::thread::scope(|scope| {
-            for queue in queues {
-                // The search recurses once per command of the game: a deep stack.
-                let worker = std::thread::Builder::new().stack_size(EXACT_STACK);
-                let run = move || {
-                    let n = queue.len();
-                    for (i, (j, exact, proven)) in queue.into_iter().enumerate() {
-                        let slice = fair_share(budget, i, n, 1);
-                        let twins: Vec<usize> = (0..same.len()).filter(|&k| k == j || same[k] == Some(j)).collect();
-                        let games = search.games();
-                        for g in twins.iter().filter_map(|&k| games.get(k)) {
-                            exact.know(g.scorecard.score as i64, &g.text);
-                        }
-                        let outcome = exact.run(&slice);
-                        *proven = outcome.proven;
-                        for &k in &twins {
-                            search.offer_exact(k, &outcome);
-                        }
-                    }
-                };
-                worker.spawn_scoped(scope, run).expect("a thread for the exact search");
+        // The search recurses once per command of the game: deep stacks.
+        runtime::run_each(queues, |queue| {
+            let n = queue.len();
+            for (i, (j, exact, proven)) in queue.into_iter().enumerate() {
+                let slice = fair_share(budget, i, n, 1);
+                let twins: Vec<usize> = (0..same.len()).filter(|&k| k == j || same[k] == Some(j)).collect();
+                let games = search.games();
+                for g in twins.iter().filter_map(|&k| games.get(k)) {
+                    exact.know(g.scorecard.score as i64, &g.text);
+                }
+                let outcome = exact.run(&slice);
+                *proven = outcome.proven;
+                for &k in &twins {
+                    search.offer_exact(k, &outcome);
+                }
             }
         });
     }
@@ -299,9 +293,6 @@ fn fair_share(budget: &Budget, job: usize, jobs: usize, threads: usize) -> Budge
     let turns = (jobs.saturating_sub(job)).div_ceil(threads.max(1)).max(1);
     budget.time_left().map_or_else(|| budget.fork(), |t| budget.within(t / turns as u32))
 }
-
-/// The stack of a thread running an exact search.
-const EXACT_STACK: usize = 256 << 20;
 
 /// A seed's best so far.
 #[derive(Clone, Debug, Default)]
@@ -436,7 +427,7 @@ impl Search<'_, '_> {
         let (mut width, mut widest, mut last) = (CELLS_WIDTHS.0, 0, 0.0);
         while width <= CELLS_WIDTHS.2 {
             let expected = last * CELLS_WIDTHS.1 as f64;
-            if budget.time_left().is_some_and(|t| t.as_secs_f64() < expected) || budget.clone().expired() {
+            if budget.time_left().is_some_and(|t| t.as_secs_f64() < expected) || budget.is_spent() {
                 break;
             }
             let started = Instant::now();
@@ -490,7 +481,7 @@ impl Search<'_, '_> {
         budget: &Budget,
         report: &mut impl FnMut(Phase, usize, usize),
     ) {
-        while !budget.clone().expired() {
+        while !budget.is_spent() {
             // A round's time grows with its width and number of sets of weights.
             // Once widening has stalled, a round must leave room for reworking too.
             let cost = pace.unit * ROUND_GROWTH * (*width * self.variants(2 * *width)) as f64;
@@ -667,7 +658,7 @@ impl Search<'_, '_> {
             {
                 let b = &lock(&self.best)[j];
                 let worth = v == 0 && promise(plan) > b.promise || cheap && !b.runners_failed;
-                if b.grown.is_some() && (!worth || budget.clone().expired()) {
+                if b.grown.is_some() && (!worth || budget.is_spent()) {
                     break;
                 }
             }

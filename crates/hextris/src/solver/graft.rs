@@ -142,7 +142,7 @@ fn runs(rules: &Rules, source: &[usize], start: &State, plan: &Plan, phrase: &[u
     let mut seen = HashSet::new();
     let n = plan.locks.len();
     for k in (n.saturating_sub(LAST_UNITS)..n).rev() {
-        if budget.clone().expired() {
+        if budget.is_spent() {
             break;
         }
         let state = &states[k];

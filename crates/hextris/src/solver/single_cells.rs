@@ -146,14 +146,8 @@ fn next_layer(
         }
         Some(next)
     };
-    let parts: Vec<Option<Next>> = if threads == 1 {
-        vec![expand(0)]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || expand(t))).collect();
-            handles.into_iter().map(|h| h.join().expect("a beam thread")).collect()
-        })
-    };
+    let parts: Vec<Option<Next>> =
+        if threads == 1 { vec![expand(0)] } else { tessera_core::runtime::run_each((0..threads).collect(), expand) };
     let mut parts = parts.into_iter().collect::<Option<Vec<Next>>>()?.into_iter();
     let mut merged = parts.next().map_or_else(Vec::new, |n| n.nodes);
     if threads > 1 {

@@ -170,7 +170,7 @@ impl Solver<'_> {
                     carry = then.take();
                     c.text
                 }
-                None if budget.clone().expired() => Speller::plain(&self.rules, &state.board, unit, at),
+                None if budget.is_spent() => Speller::plain(&self.rules, &state.board, unit, at),
                 start => {
                     let start = start.unwrap_or_else(|| Carry::spawn(unit));
                     // Bridges never reach into a unit whose text is given.
@@ -205,7 +205,7 @@ impl Solver<'_> {
     fn unturned_bonus(&self, source: &[usize], locks: &[Pos], speller: &Speller, budget: &Budget) -> Vec<Vec<i64>> {
         let mut bonus = vec![Vec::new(); locks.len()];
         let units = |k: usize| &self.rules.units[source[k]];
-        if budget.clone().expired() || !(0..locks.len()).any(|k| Turnless::takes(&self.rules, units(k))) {
+        if budget.is_spent() || !(0..locks.len()).any(|k| Turnless::takes(&self.rules, units(k))) {
             return bonus;
         }
         let mut boards = Vec::with_capacity(locks.len());
@@ -216,7 +216,7 @@ impl Solver<'_> {
         }
         let mut next: Vec<i64> = Vec::new();
         for k in (0..locks.len()).rev() {
-            if budget.clone().expired() {
+            if budget.is_spent() {
                 break; // the units before get no bonus
             }
             bonus[k] = std::mem::take(&mut next);
@@ -259,7 +259,7 @@ impl Solver<'_> {
                 }
                 let t = match fixed.get(&k) {
                     Some(c) if c.locked => c.text.clone(),
-                    None if budget.clone().expired() => Speller::plain(&self.rules, board, unit, at),
+                    None if budget.is_spent() => Speller::plain(&self.rules, board, unit, at),
                     start => {
                         let start = start.cloned().unwrap_or_else(|| Carry::spawn(unit));
                         speller.spell_with(&self.rules, board, unit, at, &used, start, &[]).0
@@ -294,7 +294,7 @@ impl Solver<'_> {
         // phrase is still to be spelled and there is time for bridges).
         let mut boards = Vec::new();
         let mut after = state.clone();
-        let wanted = !used.iter().all(|&u| u) && !budget.clone().expired();
+        let wanted = !used.iter().all(|&u| u) && !budget.is_spent();
         let ahead = if wanted { (k + 2).min(locks.len() - 1).saturating_sub(k).min(free) } else { 0 };
         for (&u, &at) in source[k..].iter().zip(&locks[k..]).take(ahead) {
             after.lock(rules, u, at);

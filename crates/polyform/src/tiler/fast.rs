@@ -4,55 +4,60 @@
 //! mask laid out in lines along its shorter side (see [`crate::tiler::plan`]), every placement
 //! as a mask filed under its lowest bit, the tables that find which of them fit a node
 //! ([`FitTables`]), the flood steps of the pocket check, and the filters of the regions that the
-//! last two and three pieces tile, made on first use. Its [`Engine`] methods split the search
-//! into prefixes, run workers below them, and look for one tiling with random restarts.
+//! last two and three pieces tile, made on first use. The searches over these tables, and the
+//! engine's entry points (splitting the search into prefixes, running workers below them,
+//! looking for one tiling with random restarts), are in `search.rs`, which depends on this
+//! module and not the other way round.
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
-use tessera_core::rng::Rng64;
-use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict};
+use tessera_core::runtime::Stop;
 
 use crate::bits::CellBits;
-use crate::tiler::engine::{Engine, Leaves, Visit};
 use crate::tiler::fit::FitTables;
-use crate::tiler::memo::{SubtreeCounts, Window, pack_units};
+use crate::tiler::memo::pack_units;
 use crate::tiler::pairs::{Filters, Piece, making_cost};
 use crate::tiler::plan::Plan;
-use crate::tiler::search::{Run, add_weighted, dead_log2};
 
 /// Most piece types the fast search handles (they are tracked in one word).
 pub(crate) const MAX_TYPES: usize = 64;
 
+/// Log2 of the largest number of dead-state entries a search starts with (the table grows as
+/// the search meets more states, up to [`DEAD_BYTES`]).
+const DEAD_LOG2: u32 = 20;
+
+/// Most memory of one search's dead-state table, grown.
+pub(super) const DEAD_BYTES: usize = 32 << 20;
+
+/// Log2 of the slots a search's dead-state table starts with, for `placements` placements: in
+/// proportion to the puzzle, within 2^10..2^20 entries and [`DEAD_BYTES`] (on big boards an entry
+/// holds a long occupancy: allocating and clearing a huge table would cost more than the search
+/// it saves). The table grows with the states the search meets.
+pub(super) fn dead_log2<B>(placements: usize) -> u32 {
+    let fit = (DEAD_BYTES / std::mem::size_of::<(B, u64)>()).ilog2();
+    (placements * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit))
+}
+
 /// Neighbour steps towards higher bits (and towards lower bits) in one flood step: at most 4
 /// each way on both lattices.
 const STEPS: usize = 4;
-
-/// Most memory of one worker's table of subtree counts, grown.
-const COUNTS_BYTES: usize = 512 << 20;
 
 /// Tables of at least this many bytes in all (pocket results and dead states) are too big for
 /// the processor's nearer caches: a node then prefetches its children's slots (see
 /// [`Fast::prefetch_bytes`]).
 const PREFETCH_BYTES: usize = 1 << 20;
 
-/// Log2 of the slots a worker's table of subtree counts starts with (it grows with the states
-/// met).
-const COUNTS_LOG2: u32 = 12;
-
 /// A node of the search costs about as much as entering this many pairs into the filters (see
 /// [`Fast::filters_cost`]). Counted in instructions on a development set of random planted
 /// puzzles: a node 600 to 1000, a pair 45 to 50.
 const PAIRS_PER_NODE: u64 = 16;
 
-/// Nodes of the first restart of [`Engine::first`]; later ones get multiples (Luby sequence).
-const RESTART_NODES: u64 = 20_000;
-
 /// The fast engine's tables for one cell-set representation `B`.
 pub(crate) struct Fast<B> {
     n_types: usize,
     /// Bits that are never free: holes in the bounding box and bits past it.
-    start: B,
+    pub(super) start: B,
     /// Which placements filed under a bit fit a node (placements are indices into `places`,
     /// filed by lowest bit, then type).
     fit: FitTables,
@@ -75,7 +80,7 @@ pub(crate) struct Fast<B> {
     /// The board cell of each bit (`u32::MAX` for bits that are no cell).
     pub(super) cell_of_bit: Vec<u32>,
     /// Number of board cells.
-    cells: usize,
+    pub(super) cells: usize,
     /// `open_after[bit]`: the lines after the line of `bit`. A placement whose last bit is `bit`
     /// leaves them open.
     open_after: Vec<B>,
@@ -123,7 +128,7 @@ pub(crate) struct Fast<B> {
     /// occupancy past its first free cell lies within them.
     pub(super) span: u32,
     /// Log2 of the slots each search's table of dead states starts with (see
-    /// [`search::dead_log2`](crate::tiler::search::dead_log2)).
+    /// [`dead_log2`]).
     pub(super) dead_log2: u32,
     /// A node prefetches its children's table slots once a search's tables take this many
     /// bytes ([`PREFETCH_BYTES`]; below, they stay in cache and the prefetches only cost).
@@ -329,7 +334,7 @@ impl<B: CellBits> Fast<B> {
 
     /// Every placement that fits at the first free cell of `occ` (`None` when the board is full),
     /// with `counts` copies left of each type.
-    fn all_fitting(&self, occ: B, counts: &[u32]) -> Option<Vec<u32>> {
+    pub(super) fn all_fitting(&self, occ: B, counts: &[u32]) -> Option<Vec<u32>> {
         let f = (!occ).lowest()?;
         let mut out = Vec::new();
         let avail = avail_of(counts);
@@ -399,79 +404,6 @@ impl<B: CellBits> Fast<B> {
         }
         true
     }
-
-    /// [`Engine::run`], with one copy of every type (`ONE`) or not, with ranges of copies
-    /// (`RANGED`) or not.
-    fn run_as<const ONE: bool, const RANGED: bool>(
-        &self,
-        prefixes: &[Vec<u32>],
-        next: &dyn Fn() -> Option<usize>,
-        budget: &mut Budget,
-        labels: Option<&[char]>,
-        visit: &mut Visit<'_>,
-    ) -> Outcome {
-        let mut run = Run::<B, ONE, RANGED>::new(self);
-        run.filter_after(self.filters_after);
-        if let Some(labels) = labels {
-            run.labels = Some(labels);
-            run.board = vec![' '; self.cells];
-        }
-        while let Some(k) = next() {
-            if budget.expired() {
-                return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
-            }
-            let (occ, open, counts) = self.replay(&prefixes[k]);
-            run.reset(&counts, &prefixes[k]);
-            if let ControlFlow::Break(r) = run.search(occ, open, visit, budget) {
-                return Outcome::Stopped(r);
-            }
-        }
-        Outcome::Complete
-    }
-
-    /// [`Engine::count`] (when [`Engine::counts_subtrees`]: some type has copies), with ranges of
-    /// copies (`RANGED`) or not.
-    fn count_copies<const RANGED: bool>(
-        &self,
-        prefixes: &[Vec<u32>],
-        next: &dyn Fn() -> Option<usize>,
-        budget: &mut Budget,
-        done: &dyn Fn(u64),
-    ) -> (u128, Leaves, Outcome) {
-        let mut run = Run::<B, false, RANGED>::new(self);
-        run.filter_after(self.filters_after);
-        let window = Window::new(self.span, self.nbits);
-        let mut memo = SubtreeCounts::new(COUNTS_LOG2, COUNTS_BYTES, self.used_bits.unwrap_or(0), window);
-        let (mut total, mut leaves) = (0u128, Leaves::new());
-        while let Some(k) = next() {
-            if budget.expired() {
-                return (total, leaves, Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled)));
-            }
-            let (occ, open, counts) = self.replay(&prefixes[k]);
-            run.reset(&counts, &prefixes[k]);
-            let weight: u64 = prefixes[k].iter().map(|&i| u64::from(self.weights[i as usize])).product();
-            match run.count(occ, open, &mut memo, &mut leaves, budget).and_then(|n| add_weighted(total, n, weight)) {
-                Ok(sum) => {
-                    done(u64::try_from(sum - total).unwrap_or(u64::MAX));
-                    total = sum;
-                }
-                Err(r) => return (total, leaves, Outcome::Stopped(r)),
-            }
-        }
-        (total, leaves, Outcome::Complete)
-    }
-
-    /// The occupancy, open lines and copies left after a prefix.
-    fn replay(&self, prefix: &[u32]) -> (B, B, Vec<u32>) {
-        let (mut occ, mut open, mut counts) = (self.start, !B::empty(), self.counts.clone());
-        for &i in prefix {
-            let i = i as usize;
-            occ |= self.masks[i];
-            open &= self.opens[i];
-            counts[usize::from(self.tys[i])] -= 1;
-        }
-        (occ, open, counts)
-    }
 }
 
 /// The board cell of each of `nbits` bits, from the bit of each cell (`u32::MAX`: no cell).
@@ -496,124 +428,6 @@ impl<B> Fast<B> {
             .filter(|&k| counts[k] > if self.ranged { self.slack[k] } else { 0 })
             .fold(0, |a, k| a | 1 << k)
     }
-}
-
-impl<B: CellBits> Engine for Fast<B> {
-    fn prefixes(&self, min: usize) -> Vec<Vec<u32>> {
-        let mut level: Vec<Vec<u32>> = vec![Vec::new()];
-        while level.len() < min {
-            let mut next = Vec::new();
-            let mut grew = false;
-            for p in &level {
-                let (occ, open, counts) = self.replay(p);
-                match self.all_fitting(occ, &counts) {
-                    None => next.push(p.clone()),
-                    Some(c) if self.pockets_ok(occ, open) => {
-                        grew |= !c.is_empty();
-                        next.extend(c.iter().map(|&i| [&p[..], &[i]].concat()));
-                    }
-                    Some(_) => {}
-                }
-            }
-            level = next;
-            if !grew {
-                break;
-            }
-        }
-        level
-    }
-
-    fn run(
-        &self,
-        prefixes: &[Vec<u32>],
-        next: &dyn Fn() -> Option<usize>,
-        budget: &mut Budget,
-        labels: Option<&[char]>,
-        visit: &mut Visit<'_>,
-    ) -> Outcome {
-        if self.ranged {
-            self.run_as::<false, true>(prefixes, next, budget, labels, visit)
-        } else if self.counts.iter().all(|&c| c == 1) {
-            self.run_as::<true, false>(prefixes, next, budget, labels, visit)
-        } else {
-            self.run_as::<false, false>(prefixes, next, budget, labels, visit)
-        }
-    }
-
-    /// Paths meet the same state again mostly when pieces have identical copies (two copies
-    /// swapped, or a region tiled by other copies of the same types): with one copy of every
-    /// type, remembering live states saves little (a tenth on one-sided pentominoes in 5x18)
-    /// and Burnside's fixed tilings then cost more than visiting each tiling.
-    fn counts_subtrees(&self) -> bool {
-        self.used_bits.is_some() && self.counts.iter().any(|&c| c > 1)
-    }
-
-    fn count(
-        &self,
-        prefixes: &[Vec<u32>],
-        next: &dyn Fn() -> Option<usize>,
-        budget: &mut Budget,
-        done: &dyn Fn(u64),
-    ) -> Option<(u128, Leaves, Outcome)> {
-        // States are keyed by the copies used, so they must pack; and with copies, `ONE` is off.
-        self.counts_subtrees().then(|| match self.ranged {
-            true => self.count_copies::<true>(prefixes, next, budget, done),
-            false => self.count_copies::<false>(prefixes, next, budget, done),
-        })
-    }
-
-    /// Depth-first search in the natural order, then, if that takes long, restarts in random
-    /// orders with growing node limits (the Luby sequence), which tames the heavy tail of
-    /// first-solution times on large puzzles. Dead states are kept across restarts: they hold
-    /// whatever the order.
-    fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
-        match self.ranged {
-            true => self.first_as::<true>(seed, natural_first, budget),
-            false => self.first_as::<false>(seed, natural_first, budget),
-        }
-    }
-}
-
-impl<B: CellBits> Fast<B> {
-    /// [`Engine::first`], with ranges of copies (`RANGED`) or not.
-    fn first_as<const RANGED: bool>(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
-        let mut run = Run::<B, false, RANGED>::new(self);
-        let mut rng = Rng64::seed(seed);
-        let mut restart = 0u64;
-        loop {
-            let (occ, open, counts) = self.replay(&[]);
-            run.reset(&counts, &[]);
-            run.shuffle = (restart > 0 || !natural_first).then(|| Rng64::seed(rng.next_u64()));
-            let mut limited = budget.worker().with_nodes(RESTART_NODES.saturating_mul(luby(restart)));
-            let mut found = None;
-            let flow = run.search(
-                occ,
-                open,
-                &mut |ids, _| {
-                    found = Some(ids.to_vec());
-                    ControlFlow::Break(())
-                },
-                &mut limited,
-            );
-            match (found, flow) {
-                (Some(ids), _) => return Verdict::Feasible(ids),
-                (None, ControlFlow::Continue(())) => return Verdict::Infeasible,
-                (None, ControlFlow::Break(StopReason::Nodes)) if !budget.expired() => restart += 1,
-                (None, ControlFlow::Break(r)) => return Verdict::Unknown(budget.reason().unwrap_or(r)),
-            }
-        }
-    }
-}
-
-/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (`i` from 0): restart
-/// limits within a log factor of the best fixed limit, whatever the run-time distribution.
-fn luby(i: u64) -> u64 {
-    let i = i + 1;
-    let mut k = 1;
-    while (1u64 << k) - 1 < i {
-        k += 1;
-    }
-    if i == (1 << k) - 1 { 1 << (k - 1) } else { luby(i - (1 << (k - 1))) }
 }
 
 #[cfg(test)]
@@ -762,11 +576,5 @@ mod tests {
         for seed in 0..4 {
             assert!(matches!(fast.first(seed, false, &mut Budget::unlimited()), Verdict::Infeasible));
         }
-    }
-
-    #[test]
-    fn luby_sequence() {
-        let seq: Vec<u64> = (0..15).map(luby).collect();
-        assert_eq!(seq, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 }

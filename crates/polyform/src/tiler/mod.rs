@@ -21,11 +21,13 @@ mod memo;
 mod pairs;
 pub mod plan;
 pub mod problem;
+mod progress;
 mod search;
 mod shard;
 mod slots;
 mod solver;
 
 pub use problem::{PieceSpec, Problem};
-pub use shard::{CountProgress, MAX_SHARDS, ShardCounts};
-pub use solver::{Counts, EngineKind, Solution, Tiler, TilingError};
+pub use progress::CountProgress;
+pub use shard::ShardCounts;
+pub use solver::{Counts, EngineKind, MAX_SHARDS, Solution, Tiler, TilingError};

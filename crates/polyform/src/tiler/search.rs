@@ -32,11 +32,11 @@
 use std::ops::ControlFlow;
 
 use tessera_core::rng::Rng64;
-use tessera_core::runtime::{Budget, POLL_INTERVAL, Stop, StopReason};
+use tessera_core::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason, Verdict};
 
 use crate::bits::CellBits;
-use crate::tiler::engine::{Leaves, Visit};
-use crate::tiler::fast::{Fast, MAX_TYPES, avail_of};
+use crate::tiler::engine::{Engine, Leaves, Visit};
+use crate::tiler::fast::{DEAD_BYTES, Fast, MAX_TYPES, avail_of};
 use crate::tiler::memo::{DeadStates, PocketResults, SubtreeCounts, Window};
 use crate::tiler::pairs::RegionFilter;
 
@@ -52,28 +52,12 @@ const NO_DEAD_LEFT: usize = 3;
 // right only while such a node has no pocket check or dead state of its own.
 const _: () = assert!(NO_POCKETS_LEFT >= 3 && NO_DEAD_LEFT >= 3);
 
-/// Log2 of the largest number of dead-state entries a search starts with (the table grows as
-/// the search meets more states, up to [`DEAD_BYTES`]).
-const DEAD_LOG2: u32 = 20;
-
 /// Log2 of the largest number of pocket-check results a search starts with (the table grows as
 /// the search meets more, up to [`POCKETS_BYTES`]).
 const POCKETS_LOG2: u32 = 14;
 
 /// Most memory of one search's pocket-check results, grown.
 const POCKETS_BYTES: usize = 8 << 20;
-
-/// Most memory of one search's dead-state table, grown.
-const DEAD_BYTES: usize = 32 << 20;
-
-/// Log2 of the slots a search's dead-state table starts with, for `placements` placements: in
-/// proportion to the puzzle, within 2^10..2^20 entries and [`DEAD_BYTES`] (on big boards an entry
-/// holds a long occupancy: allocating and clearing a huge table would cost more than the search
-/// it saves). The table grows with the states the search meets.
-pub(super) fn dead_log2<B>(placements: usize) -> u32 {
-    let fit = (DEAD_BYTES / std::mem::size_of::<(B, u64)>()).ilog2();
-    (placements * 16).next_power_of_two().trailing_zeros().clamp(10, DEAD_LOG2.min(fit))
-}
 
 /// Where the search below a child starts: `None` if it fills the board, else its first free
 /// cell, first chunk with a fitting placement and the fitting placements in it.
@@ -778,4 +762,220 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
 /// board already number about 10^23, past 64 bits; of 18x18 about 10^41).
 pub(super) fn add_weighted(total: u128, n: u128, weight: u64) -> Result<u128, StopReason> {
     n.checked_mul(u128::from(weight)).and_then(|w| total.checked_add(w)).ok_or(StopReason::Overflow)
+}
+
+/// Most memory of one worker's table of subtree counts, grown.
+const COUNTS_BYTES: usize = 512 << 20;
+
+/// Log2 of the slots a worker's table of subtree counts starts with (it grows with the states
+/// met).
+const COUNTS_LOG2: u32 = 12;
+
+/// Nodes of the first restart of [`Engine::first`]; later ones get multiples (Luby sequence).
+const RESTART_NODES: u64 = 20_000;
+
+/// The searches of a [`Fast`] engine's tables: counting with copies, visiting, the first
+/// tiling with restarts.
+impl<B: CellBits> Fast<B> {
+    /// [`Engine::run`], with one copy of every type (`ONE`) or not, with ranges of copies
+    /// (`RANGED`) or not.
+    fn run_as<const ONE: bool, const RANGED: bool>(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        labels: Option<&[char]>,
+        visit: &mut Visit<'_>,
+    ) -> Outcome {
+        let mut run = Run::<B, ONE, RANGED>::new(self);
+        run.filter_after(self.filters_after);
+        if let Some(labels) = labels {
+            run.labels = Some(labels);
+            run.board = vec![' '; self.cells];
+        }
+        while let Some(k) = next() {
+            if budget.expired() {
+                return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
+            }
+            let (occ, open, counts) = self.replay(&prefixes[k]);
+            run.reset(&counts, &prefixes[k]);
+            if let ControlFlow::Break(r) = run.search(occ, open, visit, budget) {
+                return Outcome::Stopped(r);
+            }
+        }
+        Outcome::Complete
+    }
+
+    /// [`Engine::count`] (when [`Engine::counts_subtrees`]: some type has copies), with ranges of
+    /// copies (`RANGED`) or not.
+    fn count_copies<const RANGED: bool>(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        done: &dyn Fn(u64),
+    ) -> (u128, Leaves, Outcome) {
+        let mut run = Run::<B, false, RANGED>::new(self);
+        run.filter_after(self.filters_after);
+        let window = Window::new(self.span, self.nbits);
+        let mut memo = SubtreeCounts::new(COUNTS_LOG2, COUNTS_BYTES, self.used_bits.unwrap_or(0), window);
+        let (mut total, mut leaves) = (0u128, Leaves::new());
+        while let Some(k) = next() {
+            if budget.expired() {
+                return (total, leaves, Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled)));
+            }
+            let (occ, open, counts) = self.replay(&prefixes[k]);
+            run.reset(&counts, &prefixes[k]);
+            let weight: u64 = prefixes[k].iter().map(|&i| u64::from(self.weights[i as usize])).product();
+            match run.count(occ, open, &mut memo, &mut leaves, budget).and_then(|n| add_weighted(total, n, weight)) {
+                Ok(sum) => {
+                    done(u64::try_from(sum - total).unwrap_or(u64::MAX));
+                    total = sum;
+                }
+                Err(r) => return (total, leaves, Outcome::Stopped(r)),
+            }
+        }
+        (total, leaves, Outcome::Complete)
+    }
+
+    /// The occupancy, open lines and copies left after a prefix.
+    fn replay(&self, prefix: &[u32]) -> (B, B, Vec<u32>) {
+        let (mut occ, mut open, mut counts) = (self.start, !B::empty(), self.counts.clone());
+        for &i in prefix {
+            let i = i as usize;
+            occ |= self.masks[i];
+            open &= self.opens[i];
+            counts[usize::from(self.tys[i])] -= 1;
+        }
+        (occ, open, counts)
+    }
+}
+
+impl<B: CellBits> Engine for Fast<B> {
+    fn prefixes(&self, min: usize) -> Vec<Vec<u32>> {
+        let mut level: Vec<Vec<u32>> = vec![Vec::new()];
+        while level.len() < min {
+            let mut next = Vec::new();
+            let mut grew = false;
+            for p in &level {
+                let (occ, open, counts) = self.replay(p);
+                match self.all_fitting(occ, &counts) {
+                    None => next.push(p.clone()),
+                    Some(c) if self.pockets_ok(occ, open) => {
+                        grew |= !c.is_empty();
+                        next.extend(c.iter().map(|&i| [&p[..], &[i]].concat()));
+                    }
+                    Some(_) => {}
+                }
+            }
+            level = next;
+            if !grew {
+                break;
+            }
+        }
+        level
+    }
+
+    fn run(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        labels: Option<&[char]>,
+        visit: &mut Visit<'_>,
+    ) -> Outcome {
+        if self.ranged {
+            self.run_as::<false, true>(prefixes, next, budget, labels, visit)
+        } else if self.counts.iter().all(|&c| c == 1) {
+            self.run_as::<true, false>(prefixes, next, budget, labels, visit)
+        } else {
+            self.run_as::<false, false>(prefixes, next, budget, labels, visit)
+        }
+    }
+
+    /// Paths meet the same state again mostly when pieces have identical copies (two copies
+    /// swapped, or a region tiled by other copies of the same types): with one copy of every
+    /// type, remembering live states saves little (a tenth on one-sided pentominoes in 5x18)
+    /// and Burnside's fixed tilings then cost more than visiting each tiling.
+    fn counts_subtrees(&self) -> bool {
+        self.used_bits.is_some() && self.counts.iter().any(|&c| c > 1)
+    }
+
+    fn count(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        done: &dyn Fn(u64),
+    ) -> Option<(u128, Leaves, Outcome)> {
+        // States are keyed by the copies used, so they must pack; and with copies, `ONE` is off.
+        self.counts_subtrees().then(|| match self.ranged {
+            true => self.count_copies::<true>(prefixes, next, budget, done),
+            false => self.count_copies::<false>(prefixes, next, budget, done),
+        })
+    }
+
+    /// Depth-first search in the natural order, then, if that takes long, restarts in random
+    /// orders with growing node limits (the Luby sequence), which tames the heavy tail of
+    /// first-solution times on large puzzles. Dead states are kept across restarts: they hold
+    /// whatever the order.
+    fn first(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
+        match self.ranged {
+            true => self.first_as::<true>(seed, natural_first, budget),
+            false => self.first_as::<false>(seed, natural_first, budget),
+        }
+    }
+}
+
+impl<B: CellBits> Fast<B> {
+    /// [`Engine::first`], with ranges of copies (`RANGED`) or not.
+    fn first_as<const RANGED: bool>(&self, seed: u64, natural_first: bool, budget: &mut Budget) -> Verdict<Vec<u32>> {
+        let mut run = Run::<B, false, RANGED>::new(self);
+        let mut rng = Rng64::seed(seed);
+        let mut restart = 0u64;
+        loop {
+            let (occ, open, counts) = self.replay(&[]);
+            run.reset(&counts, &[]);
+            run.shuffle = (restart > 0 || !natural_first).then(|| Rng64::seed(rng.next_u64()));
+            let mut limited = budget.worker().with_nodes(RESTART_NODES.saturating_mul(luby(restart)));
+            let mut found = None;
+            let flow = run.search(
+                occ,
+                open,
+                &mut |ids, _| {
+                    found = Some(ids.to_vec());
+                    ControlFlow::Break(())
+                },
+                &mut limited,
+            );
+            match (found, flow) {
+                (Some(ids), _) => return Verdict::Feasible(ids),
+                (None, ControlFlow::Continue(())) => return Verdict::Infeasible,
+                (None, ControlFlow::Break(StopReason::Nodes)) if !budget.expired() => restart += 1,
+                (None, ControlFlow::Break(r)) => return Verdict::Unknown(budget.reason().unwrap_or(r)),
+            }
+        }
+    }
+}
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (`i` from 0): restart
+/// limits within a log factor of the best fixed limit, whatever the run-time distribution.
+fn luby(i: u64) -> u64 {
+    let i = i + 1;
+    let mut k = 1;
+    while (1u64 << k) - 1 < i {
+        k += 1;
+    }
+    if i == (1 << k) - 1 { 1 << (k - 1) } else { luby(i - (1 << (k - 1))) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luby_sequence() {
+        let seq: Vec<u64> = (0..15).map(luby).collect();
+        assert_eq!(seq, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
 }

@@ -8,7 +8,7 @@
 //! they are the whole count's raw count and `|G|` times its distinct count.
 //!
 //! ```
-//! use tessera_core::eval::Shard;
+//! use tessera_core::shard::Shard;
 //! use tessera_core::geometry::Lattice;
 //! use tessera_core::runtime::Budget;
 //! use tessera_polyform::tiler::{Tiler, problem::from_pictures};
@@ -24,17 +24,14 @@
 //! assert_eq!(numerator / tiler.symmetries() as u128, whole.distinct);
 //! ```
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
-use tessera_core::eval::Shard;
 use tessera_core::runtime::{Budget, Outcome};
+use tessera_core::shard::Shard;
 
-use crate::tiler::solver::{Counts, EngineKind, Share, Solution, Tiler, TilingError};
-
-/// Most shards a count may be split into.
-pub const MAX_SHARDS: u64 = 4096;
+use crate::tiler::progress::CountProgress;
+use crate::tiler::solver::{Counts, EngineKind, MAX_SHARDS, Share, Solution, Tiler, TilingError};
 
 /// Prefixes per shard that a split asks for (at least): many more prefixes than shards, so that
 /// their sizes, which vary a lot, even out within each shard.
@@ -72,48 +69,6 @@ pub struct ShardCounts {
     pub outcome: Outcome,
     /// Wall time in seconds.
     pub seconds: f64,
-}
-
-/// How far a count has got, for a display on another thread to read while it runs.
-#[derive(Debug, Default)]
-pub struct CountProgress {
-    prefixes: AtomicUsize,
-    done: AtomicUsize,
-    found: AtomicU64,
-}
-
-impl CountProgress {
-    /// Nothing done yet.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Prefixes to search (0 until the count has split its search).
-    pub fn prefixes(&self) -> usize {
-        self.prefixes.load(Ordering::Relaxed)
-    }
-
-    /// Prefixes searched to their end.
-    pub fn done(&self) -> usize {
-        self.done.load(Ordering::Relaxed)
-    }
-
-    /// Tilings counted so far.
-    pub fn found(&self) -> u64 {
-        self.found.load(Ordering::Relaxed)
-    }
-
-    pub(super) fn start(&self, prefixes: usize) {
-        self.prefixes.store(prefixes, Ordering::Relaxed);
-    }
-
-    pub(super) fn finished_one(&self) {
-        self.done.fetch_add(1, Ordering::Relaxed);
-    }
-
-    pub(super) fn add_found(&self, n: u64) {
-        self.found.fetch_add(n, Ordering::Relaxed);
-    }
 }
 
 impl Tiler {

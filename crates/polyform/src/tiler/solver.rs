@@ -36,8 +36,8 @@ use crate::tiler::fit::FitTables;
 use crate::tiler::fixed::{FixedTilings, symmetry_classes};
 use crate::tiler::plan::{Group, Plan};
 use crate::tiler::problem::{Problem, draw, picture};
+use crate::tiler::progress::CountProgress;
 use crate::tiler::search::add_weighted;
-use crate::tiler::shard::CountProgress;
 
 /// Most pieces for a single worker to search on the caller's thread (a few hundred bytes of
 /// stack a piece); deeper searches get a thread with a deep stack.
@@ -69,6 +69,9 @@ impl std::str::FromStr for EngineKind {
     }
 }
 
+/// Most shards a count may be split into.
+pub const MAX_SHARDS: u64 = 4096;
+
 /// Why a puzzle cannot be solved as asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TilingError {
@@ -79,7 +82,7 @@ pub enum TilingError {
     #[error("stopped before the tables were built: {0}")]
     Stopped(StopReason),
     /// A share of a split count that does not exist (see [`Tiler::count_shard`]).
-    #[error("bad shard {0}/{1}: expected I/N with 1 <= I <= N <= {max}", max = crate::tiler::shard::MAX_SHARDS)]
+    #[error("bad shard {0}/{1}: expected I/N with 1 <= I <= N <= {max}", max = MAX_SHARDS)]
     BadShard(u64, u64),
     /// The fast engine was requested for a puzzle it cannot take.
     #[error(
@@ -510,11 +513,7 @@ impl Tiler {
         });
         match verdict.map(|v| v.map(|ids| self.found(&ids).sol)) {
             Some(v) => v,
-            None => {
-                let mut b = budget.clone();
-                b.expired();
-                Verdict::Unknown(b.reason().unwrap_or(StopReason::Cancelled))
-            }
+            None => Verdict::Unknown(budget.stop_reason().unwrap_or(StopReason::Cancelled)),
         }
     }
 

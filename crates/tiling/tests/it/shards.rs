@@ -1,8 +1,8 @@
 //! Counts split into shards add up to the whole count, on both engines.
 
-use tessera_core::eval::Shard;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::{Budget, Outcome};
+use tessera_core::shard::Shard;
 use tessera_polyform::tiler::problem::from_pictures;
 use tessera_polyform::tiler::{MAX_SHARDS, ShardCounts};
 use tessera_tiling::{EngineKind, Puzzle, Tiler, TilingError, builtin};

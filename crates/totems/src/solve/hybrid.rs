@@ -82,7 +82,7 @@ pub fn solve(bag: &Bag, solver: Solver, ctx: &Ctx<'_>) -> Solved {
     let mut best = answer.score(bag.set);
     let mut trials = Vec::new();
     for (k, &(dims, box_score)) in boxes.iter().enumerate() {
-        if box_score <= best || ctx.budget.clone().expired() {
+        if box_score <= best || ctx.budget.is_spent() {
             break;
         }
         // The best box may take most of the time; the others share what is left, the last box

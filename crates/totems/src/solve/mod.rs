@@ -20,7 +20,7 @@ pub mod rects;
 pub mod strips;
 pub mod wells;
 
-use tessera_core::runtime::{Budget, Stop, StopReason, Verdict};
+use tessera_core::runtime::{Budget, StopReason, Verdict};
 
 use crate::answer::{Answer, Dims};
 use crate::bag::Bag;
@@ -32,9 +32,7 @@ pub type BoxVerdict = Verdict<Answer>;
 
 /// `Unknown`, with why: the budget's reason if it has run out, else [`StopReason::GaveUp`].
 pub(crate) fn undecided(budget: &Budget) -> BoxVerdict {
-    let mut budget = budget.clone();
-    let stopped = if budget.expired() { budget.reason() } else { None };
-    Verdict::Unknown(stopped.unwrap_or(StopReason::GaveUp))
+    Verdict::Unknown(budget.stop_reason().unwrap_or(StopReason::GaveUp))
 }
 
 /// How a solver may run: threads, a seed, and a budget.

@@ -6,7 +6,7 @@
 //! Ignored by default (it takes a while and is meant for release builds):
 //!
 //! ```sh
-//! cargo test --release -p tessera-viewer --test load -- --ignored --nocapture
+//! cargo test --release -p tessera-cli --test viewer_load -- --ignored --nocapture
 //! ```
 //!
 //! It prints the latency (p50, p99, max), the errors, and the memory of the process (which holds
@@ -19,12 +19,16 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use tessera_cli::GAMES;
 use tessera_core::runtime::Budget;
 use tessera_tiling::report::{CountReport, PuzzleInfo, SolutionJson, SolutionListWriter};
 use tessera_tiling::{Tiler, builtin};
-use tessera_viewer::games::GAMES;
+use tessera_viewer::Viewer;
 use tessera_viewer::server::MAX_UPLOADS;
-use tessera_viewer::{Viewer, document};
+
+fn document(name: &str, text: &str) -> Result<tessera_viewer::Document, tessera_game::read::DocError> {
+    tessera_game::document(GAMES, name, text)
+}
 
 /// Clients at once.
 const CLIENTS: usize = 50;
@@ -105,7 +109,7 @@ fn ask(k: usize, held: usize, files: &[Arc<str>]) -> Ask {
         6 => get("/api/games".into(), 200),
         7 | 8 => get("/api/documents".into(), 200),
         9..=12 => get(format!("/api/documents/{}", k / 20 % held), 200),
-        13..=15 => get(format!("/api/demo/{}", GAMES[k / 20 % GAMES.len()].0), 200),
+        13..=15 => get(format!("/api/demo/{}", GAMES[k / 20 % GAMES.len()].name()), 200),
         16 | 17 => {
             let body = Arc::clone(&files[k / 20 % files.len()]);
             Ask { method: "POST", path: "/api/documents".into(), origin: None, body, expect: 201 }
@@ -172,7 +176,7 @@ fn fifty_clients_at_once() {
         document("counts.json", &uploads()[0]).expect("a document"),
     ];
     let held = files.len() + GAMES.len();
-    let viewer = Arc::new(Viewer::bind("127.0.0.1:0", files, 2).expect("a port on loopback"));
+    let viewer = Arc::new(Viewer::bind("127.0.0.1:0", GAMES, files, 2).expect("a port on loopback"));
     let addr = viewer.addr().expect("an address");
     let server = Arc::clone(&viewer);
     std::thread::spawn(move || server.run(None));
@@ -180,7 +184,7 @@ fn fifty_clients_at_once() {
     let files = uploads();
     // The warm-up: every demonstration solved (in the order of their ids), the uploads held
     // filled up, the workers and the allocator's arenas in use.
-    for (game, _) in GAMES {
+    for game in GAMES.iter().map(|g| g.name()) {
         let a =
             Ask { method: "GET", path: format!("/api/demo/{game}"), origin: None, body: Arc::from(""), expect: 200 };
         assert_eq!(exchange(addr, &a).map(|r| r.0), Ok(200), "{game}");

@@ -4,7 +4,7 @@
 //! `target/browser-screenshots/`.
 //!
 //! Ignored by default (it needs Chromium): `scripts/browser-test` installs it from the system's
-//! packages and runs `cargo test -p tessera-viewer --test browser -- --ignored`. Set `CHROMIUM`
+//! packages and runs `cargo test -p tessera-cli --test browser -- --ignored`. Set `CHROMIUM`
 //! to use another browser binary.
 
 mod cdp;
@@ -13,12 +13,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tessera_core::eval::Record;
+use tessera_cli::GAMES;
 use tessera_digits::Params;
 use tessera_digits::eval::{GameResult, summarise};
 use tessera_digits::params::known_optimum;
+use tessera_game::eval::Record;
 use tessera_viewer::Viewer;
-use tessera_viewer::games::GAMES;
 
 use cdp::{Browser, Page};
 
@@ -44,7 +44,7 @@ fn wait_for(page: &mut Page, expr: &str, what: &str) {
 #[test]
 #[ignore]
 fn every_game_renders_in_chromium() {
-    let viewer = Viewer::bind("127.0.0.1:0", Vec::new(), 2).expect("a port on loopback");
+    let viewer = Viewer::bind("127.0.0.1:0", GAMES, Vec::new(), 2).expect("a port on loopback");
     let url = format!("http://{}/", viewer.addr().expect("an address"));
     std::thread::scope(|s| {
         s.spawn(|| viewer.run(None));
@@ -53,7 +53,7 @@ fn every_game_renders_in_chromium() {
         let mut page = browser.page().expect("a page");
         page.navigate(&url);
         wait_for(&mut page, "document.querySelectorAll('#demos button').length > 0", "the demo buttons");
-        for (game, _) in GAMES {
+        for game in GAMES.iter().map(|g| g.name()) {
             page.eval(&format!("document.querySelector('#demos button[data-game=\"{game}\"]').click(), true"));
             let drawn = format!("!!document.querySelector('#main .document[data-game=\"{game}\"] .view')");
             wait_for(&mut page, &drawn, &format!("the {game} demonstration"));

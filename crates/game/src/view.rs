@@ -12,10 +12,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::svg::{label_colour, outline_path};
 use serde::Serialize;
 use tessera_core::geometry::Lattice;
 use tessera_core::stats::Rate;
-use tessera_core::svg::{label_colour, outline_path};
 
 /// A document: what one file (or one demonstration) shows.
 #[derive(Clone, Debug, Serialize)]
@@ -57,7 +57,7 @@ pub struct Board {
     /// Cells drawn with a heavy outline (left-over tiles, say).
     pub marks: Vec<(i32, i32)>,
     /// The pieces' outlines, as SVG path data in the page's coordinates (see
-    /// [`tessera_core::svg::outline_path`]): pieces of one label side by side told apart.
+    /// [`crate::svg::outline_path`]): pieces of one label side by side told apart.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub outline: String,
     /// Lines under the board (score, box, ...).
@@ -195,7 +195,7 @@ fn lattice_of(name: &str) -> Lattice {
     }
 }
 
-/// The colours of labels, in sorted order as [`tessera_core::svg::board_svg`] gives them; `.` is
+/// The colours of labels, in sorted order as [`crate::svg::board_svg`] gives them; `.` is
 /// left to the page (empty cells).
 pub(crate) fn palette<'a>(labels: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, String> {
     let set: BTreeSet<&str> = labels.into_iter().filter(|&l| l != ".").collect();

@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use tessera_core::geometry::Lattice;
-//! use tessera_core::svg::board_svg;
+//! use tessera_game::svg::board_svg;
 //! let svg = board_svg(Lattice::Square, &[(0, 0, 'A'), (1, 0, 'A'), (0, 1, 'B')], "two pieces");
 //! assert!(svg.starts_with("<svg") && svg.contains("<title>two pieces</title>"));
 //! ```
@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-use crate::geometry::Lattice;
+use tessera_core::geometry::Lattice;
 
 /// Side of a cell in SVG units.
 const CELL: f64 = 24.0;

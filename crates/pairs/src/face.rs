@@ -1,19 +1,20 @@
 //! pairs: a replay of removals on the board, the tiles left over outlined; an evaluation as the
 //! clear rate (overall and per number of colours), search times and the seeds not cleared.
 
+use crate::demo::{BOARDS, solve_demo};
+use crate::eval::{EvalSummary, SeedResult};
+use crate::format::{Game, ScoreReport, SolveReport};
+use crate::generator::generate;
+use crate::judge::replay;
+use crate::{Board, Move};
 use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::stats::Rate;
-use tessera_pairs::demo::{BOARDS, solve_demo};
-use tessera_pairs::eval::{EvalSummary, SeedResult};
-use tessera_pairs::format::{Game, ScoreReport, SolveReport};
-use tessera_pairs::generator::generate;
-use tessera_pairs::judge::replay;
-use tessera_pairs::{Board, Move};
 
-use super::{Converted, DocError, records};
-use crate::view::{Cell, Chart, Charts, Replay, Step, View};
+use tessera_game::Shown;
+use tessera_game::read::{DocError, records};
+use tessera_game::view::{Cell, Chart, Charts, Replay, Step, View};
 
 const GAME: &str = "pairs";
 
@@ -157,12 +158,53 @@ fn summary_charts(s: &EvalSummary) -> Charts {
     Charts { title: "pairs evaluation".into(), figures, charts }
 }
 
+/// TopCoder MM100 "SameColorPairs" as the command line and the viewer know it (see [`tessera_game::Game`]).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct PairsGame;
+
+impl tessera_game::Game for PairsGame {
+    fn name(&self) -> &'static str {
+        GAME
+    }
+
+    fn shows(&self) -> &'static str {
+        "the contest's examples 2 (30 x 30, 4 colours) and 3 (100 x 100, 6 colours), move by move"
+    }
+
+    fn tour(&self, threads: usize) -> Vec<tessera_game::tour::Demo> {
+        crate::tour(threads)
+    }
+
+    fn demo(&self, threads: usize) -> Shown {
+        Shown { kind: "solve", views: demo(threads) }
+    }
+
+    fn read(&self, value: &Value) -> Result<Option<Shown>, DocError> {
+        Ok(from_value(value)?.map(shown))
+    }
+
+    fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
+        Ok(from_records(lines)?.map(shown))
+    }
+}
+
+/// A game's result as its kind and views (the game's name is the registry's).
+type Converted = (&'static str, &'static str, Vec<View>);
+
+fn shown((_, kind, views): Converted) -> Shown {
+    Shown { kind, views }
+}
+
 #[cfg(test)]
 mod tests {
-    use tessera_pairs::Cell as Tile;
+    use crate::Cell as Tile;
 
     use super::*;
-    use crate::games::document;
+    use tessera_game::view::Document;
+
+    fn document(name: &str, text: &str) -> Result<Document, DocError> {
+        tessera_game::document(&[&PairsGame], name, text)
+    }
 
     fn board() -> Board {
         Board::parse("2\n011\n100\n").unwrap()
@@ -208,13 +250,13 @@ mod tests {
 
     #[test]
     fn summaries_become_charts_and_verdicts_are_refused() {
-        use tessera_pairs::eval::{run_job, summarise};
+        use crate::eval::{run_job, summarise};
         let summary = summarise(&[run_job(1, 2000, 1)], Some(2000));
         let d = document("s.json", &serde_json::to_string(&summary).unwrap()).unwrap();
         assert_eq!((d.game.as_str(), d.kind.as_str()), ("pairs", "eval"));
         let View::Charts(c) = &d.views[0] else { panic!("charts") };
         assert_eq!(c.figures[1], ("budget per seed".to_string(), "2000 ms".to_string()));
-        let verdict = ScoreReport { game: Game::Pairs, verdict: tessera_pairs::judge::score(&generate(1), &[]) };
+        let verdict = ScoreReport { game: Game::Pairs, verdict: crate::judge::score(&generate(1), &[]) };
         let refused = document("v.json", &serde_json::to_string(&verdict).unwrap());
         assert!(matches!(refused, Err(DocError::Malformed { why, .. }) if why.contains("score verdict")));
     }

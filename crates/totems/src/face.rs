@@ -3,19 +3,20 @@
 
 use std::collections::BTreeMap;
 
+use crate::demo::{demo_bags, solve_demo};
+use crate::eval::{EvalSummary, JobResult};
+use crate::format::{RoundReport, SolveReport};
+use crate::game::{LevelResult, PERFECT_ROUND};
+use crate::{Answer, Bag};
 use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::stats::Rate;
-use tessera_core::tour::plural;
-use tessera_totems::demo::{demo_bags, solve_demo};
-use tessera_totems::eval::{EvalSummary, JobResult};
-use tessera_totems::format::{RoundReport, SolveReport};
-use tessera_totems::game::{LevelResult, PERFECT_ROUND};
-use tessera_totems::{Answer, Bag};
+use tessera_game::tour::plural;
 
-use super::{Converted, DocError, records};
-use crate::view::{Bar, Board, Cell, Chart, Charts, View};
+use tessera_game::Shown;
+use tessera_game::read::{DocError, records};
+use tessera_game::view::{Bar, Board, Cell, Chart, Charts, View};
 
 const GAME: &str = "totems";
 
@@ -185,19 +186,60 @@ pub(crate) fn answer_board(title: &str, bag: &Bag, answer: &Answer, optimal: boo
     Board::new(title, Lattice::Square, answer_cells(&shapes), caption).outlined(&answer_pieces(&shapes))
 }
 
+/// Coveo Blitz 2022's tetromino packing as the command line and the viewer know it (see [`tessera_game::Game`]).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct TotemsGame;
+
+impl tessera_game::Game for TotemsGame {
+    fn name(&self) -> &'static str {
+        GAME
+    }
+
+    fn shows(&self) -> &'static str {
+        "a level-9 and a level-10 bag"
+    }
+
+    fn tour(&self, threads: usize) -> Vec<tessera_game::tour::Demo> {
+        crate::tour(threads)
+    }
+
+    fn demo(&self, threads: usize) -> Shown {
+        Shown { kind: "solve", views: demo(threads) }
+    }
+
+    fn read(&self, value: &Value) -> Result<Option<Shown>, DocError> {
+        Ok(from_value(value)?.map(shown))
+    }
+
+    fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
+        Ok(from_records(lines)?.map(shown))
+    }
+}
+
+/// A game's result as its kind and views (the game's name is the registry's).
+type Converted = (&'static str, &'static str, Vec<View>);
+
+fn shown((_, kind, views): Converted) -> Shown {
+    Shown { kind, views }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
 
-    use tessera_core::eval::Record;
+    use crate::PieceSet;
+    use crate::eval::{Bags, EvalConfig, run_job, summarise};
+    use crate::solve::{Ctx, Solver, hybrid};
+    use crate::validate::validate;
     use tessera_core::runtime::Budget;
-    use tessera_totems::PieceSet;
-    use tessera_totems::eval::{Bags, EvalConfig, run_job, summarise};
-    use tessera_totems::solve::{Ctx, Solver, hybrid};
-    use tessera_totems::validate::validate;
+    use tessera_game::eval::Record;
 
     use super::*;
-    use crate::games::document;
+    use tessera_game::view::Document;
+
+    fn document(name: &str, text: &str) -> Result<Document, DocError> {
+        tessera_game::document(&[&TotemsGame], name, text)
+    }
 
     #[test]
     fn a_solve_output_becomes_a_board() {
@@ -219,7 +261,7 @@ mod tests {
 
     #[test]
     fn a_round_becomes_bars_against_each_level_best() {
-        use tessera_totems::game::{RoundConfig, play_round};
+        use crate::game::{RoundConfig, play_round};
         let cfg = RoundConfig { budget: Duration::from_millis(100), threads: 1, solver: Solver::Hybrid };
         let mut report = RoundReport::new(5, play_round(5, &cfg, false));
         report.rounds = Some(3);

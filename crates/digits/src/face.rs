@@ -1,20 +1,21 @@
 //! digits: a game replayed block by block (towers filling up); the scores of an evaluation, or of a
 //! judged run, against S, the optimal expected score; S as computed, and a strategy's exact value.
 
+use crate::Params;
+use crate::demo::{self, first_game};
+use crate::eval::{EvalSummary, GameResult};
+use crate::format::{StrategyValueReport, ValueReport};
+use crate::params::{KNOWN_S_OFFICIAL, POW10, known_optimum};
+use crate::process::ProcessReport;
 use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Outcome;
-use tessera_core::tour::plural;
-use tessera_digits::Params;
-use tessera_digits::demo::{self, first_game};
-use tessera_digits::eval::{EvalSummary, GameResult};
-use tessera_digits::format::{StrategyValueReport, ValueReport};
-use tessera_digits::params::{KNOWN_S_OFFICIAL, POW10, known_optimum};
-use tessera_digits::process::ProcessReport;
+use tessera_game::tour::plural;
 
-use super::{Converted, DocError, records};
-use crate::view::{Chart, Charts, Replay, Step, View};
+use tessera_game::Shown;
+use tessera_game::read::{DocError, records};
+use tessera_game::view::{Chart, Charts, Replay, Step, View};
 
 const GAME: &str = "digits";
 
@@ -191,13 +192,54 @@ pub(crate) fn demo(_threads: usize) -> Vec<View> {
     vec![View::Replay(Replay::new(title, Lattice::Square, start, steps, "block"))]
 }
 
+/// Code Jam 2021 "Digit Blocks" as the command line and the viewer know it (see [`tessera_game::Game`]).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct DigitsGame;
+
+impl tessera_game::Game for DigitsGame {
+    fn name(&self) -> &'static str {
+        GAME
+    }
+
+    fn shows(&self) -> &'static str {
+        "one official game played by the best strategy"
+    }
+
+    fn tour(&self, threads: usize) -> Vec<tessera_game::tour::Demo> {
+        crate::tour(threads)
+    }
+
+    fn demo(&self, threads: usize) -> Shown {
+        Shown { kind: "game", views: demo(threads) }
+    }
+
+    fn read(&self, value: &Value) -> Result<Option<Shown>, DocError> {
+        Ok(from_value(value)?.map(shown))
+    }
+
+    fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
+        Ok(from_records(lines)?.map(shown))
+    }
+}
+
+/// A game's result as its kind and views (the game's name is the registry's).
+type Converted = (&'static str, &'static str, Vec<View>);
+
+fn shown((_, kind, views): Converted) -> Shown {
+    Shown { kind, views }
+}
+
 #[cfg(test)]
 mod tests {
-    use tessera_core::eval::Record;
-    use tessera_digits::eval::summarise;
+    use crate::eval::summarise;
+    use tessera_game::eval::Record;
 
     use super::*;
-    use crate::games::document;
+    use tessera_game::view::Document;
+
+    fn document(name: &str, text: &str) -> Result<Document, DocError> {
+        tessera_game::document(&[&DigitsGame], name, text)
+    }
 
     #[test]
     fn a_game_fills_every_place_once() {
@@ -212,10 +254,10 @@ mod tests {
 
     #[test]
     fn values_of_s_and_of_a_strategy_become_figures() {
+        use crate::exact::{Optimum, optimum};
+        use crate::expected::expected_score;
+        use crate::strategy::StrategyName;
         use tessera_core::runtime::Budget;
-        use tessera_digits::exact::{Optimum, optimum};
-        use tessera_digits::expected::expected_score;
-        use tessera_digits::strategy::StrategyName;
         let params = Params::new(6, 4).unwrap();
         let o = optimum(params, 1, &Budget::unlimited(), &mut |_, _| {}).unwrap();
         let s = o.value;
@@ -242,8 +284,8 @@ mod tests {
 
     #[test]
     fn a_judged_run_becomes_its_verdict_and_scores() {
-        use tessera_digits::params::TestSet;
-        use tessera_digits::protocol::JudgeReport;
+        use crate::params::TestSet;
+        use crate::protocol::JudgeReport;
         let set = TestSet { t: 2, params: Params::OFFICIAL, p: 1 };
         let scores = vec![19_131_995_794_056_374, 9_565_997_897_028_187];
         let judge = JudgeReport {

@@ -4,19 +4,20 @@
 
 use std::ops::ControlFlow;
 
+use crate::demo::DEMOS;
+use crate::eval::{EvalSummary, JobResult};
+use crate::report::{CountReport, FirstReport, FirstStatus, SolutionJson, SolutionList};
+use crate::{Puzzle, Tiler};
 use serde::Deserialize;
 use serde_json::Value;
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::Budget;
 use tessera_core::stats::Rate;
-use tessera_core::tour::plural;
-use tessera_tiling::demo::DEMOS;
-use tessera_tiling::eval::{EvalSummary, JobResult};
-use tessera_tiling::report::{CountReport, FirstReport, FirstStatus, SolutionJson, SolutionList};
-use tessera_tiling::{Puzzle, Tiler};
+use tessera_game::tour::plural;
 
-use super::{Converted, DocError, records};
-use crate::view::{Board, Cell, Chart, Charts, Replay, Step, View};
+use tessera_game::Shown;
+use tessera_game::read::{DocError, records};
+use tessera_game::view::{Board, Cell, Chart, Charts, Replay, Step, View};
 
 const GAME: &str = "tiling";
 
@@ -152,16 +153,57 @@ pub(crate) fn solutions(puzzle: &Puzzle, distinct: bool) -> Replay {
     replay(&name, lattice, all, total)
 }
 
+/// Exact polyform tiling as the command line and the viewer know it (see [`tessera_game::Game`]).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct TilingGame;
+
+impl tessera_game::Game for TilingGame {
+    fn name(&self) -> &'static str {
+        GAME
+    }
+
+    fn shows(&self) -> &'static str {
+        "every solution of meteor and of the pentominoes on 6x10"
+    }
+
+    fn tour(&self, threads: usize) -> Vec<tessera_game::tour::Demo> {
+        crate::tour(threads)
+    }
+
+    fn demo(&self, threads: usize) -> Shown {
+        Shown { kind: "solutions", views: demo(threads) }
+    }
+
+    fn read(&self, value: &Value) -> Result<Option<Shown>, DocError> {
+        Ok(from_value(value)?.map(shown))
+    }
+
+    fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
+        Ok(from_records(lines)?.map(shown))
+    }
+}
+
+/// A game's result as its kind and views (the game's name is the registry's).
+type Converted = (&'static str, &'static str, Vec<View>);
+
+fn shown((_, kind, views): Converted) -> Shown {
+    Shown { kind, views }
+}
+
 #[cfg(test)]
 mod tests {
-    use tessera_core::eval::Record;
-    use tessera_tiling::eval::{EvalConfig, run_job, summarise};
-    use tessera_tiling::random::RandomSpec;
-    use tessera_tiling::report::{PuzzleInfo, SolutionListWriter};
-    use tessera_tiling::{EngineKind, builtin};
+    use crate::eval::{EvalConfig, run_job, summarise};
+    use crate::random::RandomSpec;
+    use crate::report::{PuzzleInfo, SolutionListWriter};
+    use crate::{EngineKind, builtin};
+    use tessera_game::eval::Record;
 
     use super::*;
-    use crate::games::document;
+    use tessera_game::view::Document;
+
+    fn document(name: &str, text: &str) -> Result<Document, DocError> {
+        tessera_game::document(&[&TilingGame], name, text)
+    }
 
     #[test]
     fn every_solution_is_a_step() {

@@ -6,13 +6,13 @@
 //! cells it changes, and long games are shown command by command only near their start and their
 //! end: in between, one step per unit locked (see [`DETAIL`]).
 
+use crate::command::{Command, is_ignored};
+use crate::judge::{self, EndState, ErrorKind, Game, Scorecard};
+use crate::phrase::{Occurrence, power_score};
+use crate::{Cell as Hex, Phrases, Problem};
 use tessera_core::geometry::Lattice;
-use tessera_hextris::command::{Command, is_ignored};
-use tessera_hextris::judge::{self, EndState, ErrorKind, Game, Scorecard};
-use tessera_hextris::phrase::{Occurrence, power_score};
-use tessera_hextris::{Cell as Hex, Phrases, Problem};
 
-use crate::view::{Board, Cell, Replay, Step};
+use tessera_game::view::{Board, Cell, Replay, Step};
 
 /// Games of up to this many commands are replayed command by command; a longer game only for its
 /// first and last `DETAIL / 2` commands, one step per unit locked in between.
@@ -287,8 +287,8 @@ fn colour(palette: &mut std::collections::BTreeMap<String, String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tessera_hextris::builtin;
-    use tessera_hextris::judge::score;
+    use crate::builtin;
+    use crate::judge::score;
 
     /// A whole game of problem 6 seed 0: a phrase, then straight down until the board is full.
     fn whole_game() -> (Problem, String) {
@@ -329,7 +329,7 @@ mod tests {
 
     #[test]
     fn the_cells_shown_follow_the_steps_through_line_clears() {
-        use tessera_hextris::solver::{Settings, Solver};
+        use crate::solver::{Settings, Solver};
         // A beam of width 1 without a time limit: the same game on any machine, however slow.
         let p = builtin::problem(6).unwrap();
         let solver = Solver::new(&p, &Settings::default()).unwrap();

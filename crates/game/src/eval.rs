@@ -10,57 +10,15 @@
 //! (a job cut short is not a result), and its JSON lines end with a [`StopMark`] that says so:
 //! merged, the run still reads as stopped.
 
-use std::io::{self, BufRead, IsTerminal, Write};
-use std::str::FromStr;
+use std::io::{self, BufRead, Write};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::rng::derive_seed;
-use crate::runtime::{Budget, Stop, StopReason, split_work};
-
-/// Shard `index` (1-based) of `count`: the jobs whose index is `index - 1` modulo `count`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// 1-based shard number.
-    pub index: u64,
-    /// Number of shards.
-    pub count: u64,
-}
-
-impl Default for Shard {
-    fn default() -> Self {
-        Shard { index: 1, count: 1 }
-    }
-}
-
-impl Shard {
-    /// Whether job `job` belongs to this shard.
-    pub fn holds(self, job: u64) -> bool {
-        job % self.count == self.index - 1
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("bad shard {s:?}: expected I/N with 1 <= I <= N, e.g. 2/8");
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (i.trim().parse::<u64>().map_err(|_| bad())?, n.trim().parse::<u64>().map_err(|_| bad())?);
-        if count == 0 || index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
+use tessera_core::rng::derive_seed;
+use tessera_core::runtime::{Budget, StopReason, split_work};
+pub use tessera_core::shard::Shard;
 
 /// One job's result as written to the JSON lines: which run and job, the job's seed, then its
 /// fields.
@@ -125,8 +83,6 @@ pub struct EvalRun {
     pub threads: usize,
     /// Which jobs this process runs.
     pub shard: Shard,
-    /// Label of the progress bar.
-    pub label: String,
     /// Keep the record of a job that returns after the stop (a game whose partial answer is
     /// still worth having, marked as such in its own record); by default it is dropped.
     pub keep_cut_short: bool,
@@ -140,20 +96,25 @@ impl EvalRun {
     }
 
     /// Runs this shard's jobs on `threads` workers. Each finished job is written at once as a JSON
-    /// line to `sink` (if any) and counted on a progress bar on stderr (only when stderr is a
-    /// terminal). Returns the records in job order.
+    /// line to `sink` (if any), then `done` is called (from the worker that ran it: a caller
+    /// that shows progress counts the calls). Returns the records in job order.
     ///
     /// When the budget stops (Ctrl-C, a cancel), the jobs not started are skipped and those
     /// running are dropped when they return (they were cut short); the sink then ends with a
     /// [`StopMark`] line, also returned in [`Ran::stopped`].
-    pub fn run<R, F, W>(&self, budget: &Budget, sink: Option<&mut W>, job: F) -> io::Result<Ran<R>>
+    pub fn run<R, F, W>(
+        &self,
+        budget: &Budget,
+        sink: Option<&mut W>,
+        done: &(dyn Fn() + Sync),
+        job: F,
+    ) -> io::Result<Ran<R>>
     where
         R: Serialize + Send,
         F: Fn(u64, u64) -> R + Sync,
         W: Write + Send + ?Sized,
     {
         let n = self.shard_jobs();
-        let progress = Mutex::new(Progress::new(&self.label, n));
         let sink = Mutex::new(sink);
         let error = Mutex::new(None);
         let cut_short = std::sync::atomic::AtomicU64::new(0);
@@ -174,11 +135,10 @@ impl EvalRun {
                     *lock(&error) = Some(e);
                     return false;
                 }
-                lock(&progress).tick(1);
+                done();
                 out.push(record);
                 !cut
             });
-        lock(&progress).finish();
         if let Some(e) = lock(&error).take() {
             return Err(e);
         }
@@ -198,9 +158,7 @@ impl EvalRun {
 
 /// Why `budget` stopped (a run only stops short when it did).
 fn stop_reason(budget: &Budget) -> StopReason {
-    let mut probe = budget.worker();
-    probe.expired();
-    probe.reason().unwrap_or(StopReason::Interrupted)
+    budget.stop_reason().unwrap_or(StopReason::Interrupted)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -291,88 +249,9 @@ pub fn merge_records<R: DeserializeOwned>(
     Ok(Merged { records: out, of, missing, missing_count, stopped })
 }
 
-/// A progress bar on stderr, drawn only when stderr is a terminal (and at most ten times a second).
-#[derive(Debug)]
-pub struct Progress {
-    label: String,
-    total: u64,
-    done: u64,
-    start: Instant,
-    last: Option<Instant>,
-    enabled: bool,
-}
-
-impl Progress {
-    /// A bar for `total` steps; hidden unless stderr is a terminal.
-    pub fn new(label: &str, total: u64) -> Self {
-        Progress {
-            label: label.to_string(),
-            total,
-            done: 0,
-            start: Instant::now(),
-            last: None,
-            enabled: io::stderr().is_terminal(),
-        }
-    }
-
-    /// Counts `n` more steps done.
-    pub fn tick(&mut self, n: u64) {
-        self.done += n;
-        if !self.enabled {
-            return;
-        }
-        let now = Instant::now();
-        if self.done < self.total && self.last.is_some_and(|t| now - t < Duration::from_millis(100)) {
-            return;
-        }
-        self.last = Some(now);
-        eprint!("\r{}", self.line(now));
-    }
-
-    /// Clears the bar.
-    pub fn finish(&mut self) {
-        if self.enabled && self.last.is_some() {
-            eprint!("\r{}\r", " ".repeat(self.line(Instant::now()).chars().count()));
-        }
-    }
-
-    fn line(&self, now: Instant) -> String {
-        const WIDTH: u64 = 30;
-        let filled = (WIDTH * self.done).checked_div(self.total).unwrap_or(WIDTH);
-        let elapsed = (now - self.start).as_secs_f64();
-        let eta = if self.done == 0 {
-            0.0
-        } else {
-            elapsed * (self.total - self.done.min(self.total)) as f64 / self.done as f64
-        };
-        format!(
-            "{} [{}{}] {}/{} {:.0}s eta {:.0}s",
-            self.label,
-            "#".repeat(filled as usize),
-            " ".repeat((WIDTH - filled.min(WIDTH)) as usize),
-            self.done,
-            self.total,
-            elapsed,
-            eta
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shard_parses_and_partitions() {
-        assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
-        for bad in ["0/4", "5/4", "1/0", "x/2", "3"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
-        }
-        let shards: Vec<Shard> = (1..=3).map(|i| Shard { index: i, count: 3 }).collect();
-        for job in 0..20 {
-            assert_eq!(shards.iter().filter(|s| s.holds(job)).count(), 1);
-        }
-    }
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
     struct Out {
@@ -382,15 +261,8 @@ mod tests {
     #[test]
     fn shards_merge_into_the_full_run() {
         let job = |j: u64, seed: u64| Out { v: j * 1000 + seed % 7 };
-        let full = EvalRun {
-            jobs: 10,
-            seed: 3,
-            threads: 2,
-            shard: Shard::default(),
-            label: String::new(),
-            keep_cut_short: false,
-        };
-        let whole = full.run(&Budget::unlimited(), None::<&mut Vec<u8>>, job).unwrap();
+        let full = EvalRun { jobs: 10, seed: 3, threads: 2, shard: Shard::default(), keep_cut_short: false };
+        let whole = full.run(&Budget::unlimited(), None::<&mut Vec<u8>>, &|| {}, job).unwrap();
         assert_eq!((whole.records.len(), whole.stopped), (10, None));
         let whole = whole.records;
         let mut shards = Vec::new();
@@ -398,7 +270,7 @@ mod tests {
             let mut lines = Vec::new();
             let run = EvalRun { shard: Shard { index: i, count: 2 }, ..full.clone() };
             assert_eq!(run.shard_jobs(), 5);
-            let _ = run.run(&Budget::unlimited(), Some(&mut lines), job).unwrap();
+            let _ = run.run(&Budget::unlimited(), Some(&mut lines), &|| {}, job).unwrap();
             shards.push((format!("shard{i}"), lines));
         }
         // A shard given twice does not count twice.
@@ -416,15 +288,8 @@ mod tests {
         let job = |j: u64, _: u64| Out { v: j };
         let lines = |seed: u64| {
             let mut out = Vec::new();
-            let run = EvalRun {
-                jobs: 3,
-                seed,
-                threads: 1,
-                shard: Shard::default(),
-                label: String::new(),
-                keep_cut_short: false,
-            };
-            let _ = run.run(&Budget::unlimited(), Some(&mut out), job).unwrap();
+            let run = EvalRun { jobs: 3, seed, threads: 1, shard: Shard::default(), keep_cut_short: false };
+            let _ = run.run(&Budget::unlimited(), Some(&mut out), &|| {}, job).unwrap();
             out
         };
         let (a, b) = (lines(1), lines(2));
@@ -434,15 +299,8 @@ mod tests {
         assert!(e.starts_with("x:1:"), "{e}");
         assert!(merge_records::<Out>([("e".to_string(), &b""[..])]).is_err());
         assert_eq!(
-            EvalRun {
-                jobs: 1,
-                seed: 0,
-                threads: 1,
-                shard: Shard { index: 2, count: 3 },
-                label: String::new(),
-                keep_cut_short: false
-            }
-            .shard_jobs(),
+            EvalRun { jobs: 1, seed: 0, threads: 1, shard: Shard { index: 2, count: 3 }, keep_cut_short: false }
+                .shard_jobs(),
             0
         );
     }
@@ -458,16 +316,9 @@ mod tests {
             }
             Out { v: j }
         };
-        let run = EvalRun {
-            jobs: 8,
-            seed: 5,
-            threads: 1,
-            shard: Shard::default(),
-            label: String::new(),
-            keep_cut_short: false,
-        };
+        let run = EvalRun { jobs: 8, seed: 5, threads: 1, shard: Shard::default(), keep_cut_short: false };
         let mut lines = Vec::new();
-        let ran = run.run(&budget, Some(&mut lines), job).unwrap();
+        let ran = run.run(&budget, Some(&mut lines), &|| {}, job).unwrap();
         assert_eq!(ran.records.iter().map(|r| r.job).collect::<Vec<_>>(), vec![0, 1, 2]);
         let mark = StopMark { stopped: StopReason::Cancelled, shard: "1/1".into(), done: 3, jobs: 8 };
         assert_eq!(ran.stopped, Some(mark.clone()));
@@ -479,7 +330,7 @@ mod tests {
         assert_eq!(merged.stopped, vec![("s".to_string(), mark)]);
         // The shard run again to its end: merged with it, nothing is stopped any more.
         let mut whole = Vec::new();
-        let _ = run.run(&Budget::unlimited(), Some(&mut whole), |j, _| Out { v: j }).unwrap();
+        let _ = run.run(&Budget::unlimited(), Some(&mut whole), &|| {}, |j, _| Out { v: j }).unwrap();
         let merged: Merged<Out> =
             merge_records([("s".to_string(), &lines[..]), ("again".to_string(), &whole[..])]).unwrap();
         assert_eq!((merged.records.len(), merged.stopped.len()), (8, 0));

@@ -5,23 +5,24 @@
 //!
 //! Problems are the 25 qualifying ones, built in, identified by `problemId`; phrases are the
 //! official eighteen. Files are read as the hextris crate's own types
-//! ([`tessera_hextris::format`]), told apart by the fields only each kind has.
+//! ([`crate::format`]), told apart by the fields only each kind has.
 
 pub mod replay;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::eval::{EvalSummary, ProblemResult, final_best};
+use crate::format::{GAME, Submission};
+use crate::phrase::OFFICIAL;
+use crate::{Phrases, Problem, builtin};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
-use tessera_hextris::eval::{EvalSummary, ProblemResult, final_best};
-use tessera_hextris::format::{GAME, Submission};
-use tessera_hextris::phrase::OFFICIAL;
-use tessera_hextris::{Phrases, Problem, builtin};
 
-use super::{Converted, DocError};
-use crate::view::{Bar, Chart, Charts, View};
+use tessera_game::Shown;
+use tessera_game::read::DocError;
+use tessera_game::view::{Bar, Chart, Charts, View};
 
 /// The most solutions of a list replayed (each is a replay and a board).
 pub const MAX_REPLAYS: usize = 10;
@@ -170,7 +171,7 @@ fn solutions(list: &[Submission]) -> Result<Converted, DocError> {
     let mut problems: BTreeMap<i64, Problem> = BTreeMap::new();
     for s in list {
         let Ok(p) = problem(s.problem_id) else { continue };
-        let v = tessera_hextris::judge::score(&p, s.seed, &s.solution, &phrases);
+        let v = crate::judge::score(&p, s.seed, &s.solution, &phrases);
         latest.insert((s.problem_id, s.seed), v.score);
         let part = if v.error.is_some() { (0, 0) } else { (v.move_score, v.power_score) };
         parts.insert((s.problem_id, s.seed), part);
@@ -236,7 +237,7 @@ pub fn demo(threads: usize) -> Vec<View> {
 }
 
 fn demo_within(threads: usize, time: Duration) -> Vec<View> {
-    let (p, Some(g)) = tessera_hextris::demo::SMALL.solve(time, threads) else { return Vec::new() };
+    let (p, Some(g)) = crate::demo::SMALL.solve(time, threads) else { return Vec::new() };
     let title = format!("problem {}, seed {}, solved now in {:.1} s", p.id, g.seed, time.as_secs_f64());
     let played = replay::play(&title, &p, g.seed, &g.text);
     vec![View::Replay(played.replay), View::Board(played.board)]
@@ -305,12 +306,63 @@ fn malformed(why: String) -> DocError {
     DocError::Malformed { game: GAME, why }
 }
 
+/// ICFP Contest 2015's hexagonal Tetris as the command line and the viewer know it (see [`tessera_game::Game`]).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct HextrisGame;
+
+impl tessera_game::Game for HextrisGame {
+    fn name(&self) -> &'static str {
+        GAME
+    }
+
+    fn shows(&self) -> &'static str {
+        "problem 6, seed 0, solved in a second and replayed by the judge"
+    }
+
+    fn tour(&self, threads: usize) -> Vec<tessera_game::tour::Demo> {
+        crate::tour(threads)
+    }
+
+    fn demo(&self, threads: usize) -> Shown {
+        Shown { kind: "solve", views: demo(threads) }
+    }
+
+    fn read(&self, value: &Value) -> Result<Option<Shown>, DocError> {
+        if !self.claims(value) {
+            return Ok(None);
+        }
+        from_value(value).map(|c| Some(shown(c)))
+    }
+
+    fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
+        if !lines.first().is_some_and(is_record) {
+            return Ok(None);
+        }
+        from_records(lines).map(|c| Some(shown(c)))
+    }
+
+    fn claims(&self, value: &Value) -> bool {
+        is_hextris(value) || is_solutions(value)
+    }
+}
+
+/// A game's result as its kind and views (the game's name is the registry's).
+type Converted = (&'static str, &'static str, Vec<View>);
+
+fn shown((_, kind, views): Converted) -> Shown {
+    Shown { kind, views }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::document;
-    use tessera_hextris::eval::SeedResult;
-    use tessera_hextris::judge::score;
+    use tessera_game::view::Document;
+
+    fn document(name: &str, text: &str) -> Result<Document, DocError> {
+        tessera_game::document(&[&HextrisGame], name, text)
+    }
+    use crate::eval::SeedResult;
+    use crate::judge::score;
 
     /// Problem 6 seed `seed` played straight down (with a phrase first) until the board is full.
     fn game(seed: u32) -> String {
