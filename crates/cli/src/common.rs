@@ -340,13 +340,13 @@ fn text_summary(summary: &impl Summary, stopped: &[StopMark]) -> String {
 /// The summary as a line of JSON, with a `stopped` list when the run stopped early.
 fn json_summary(summary: &impl Summary, stopped: &[StopMark]) -> Result<String> {
     if stopped.is_empty() {
-        return Ok(format!("{}\n", serde_json::to_string(summary)?));
+        return Ok(format!("{}\n", tagged(serde_json::to_string(summary)?)));
     }
     let mut value = serde_json::to_value(summary)?;
     if let Some(object) = value.as_object_mut() {
         object.insert("stopped".into(), serde_json::to_value(stopped)?);
     }
-    Ok(format!("{}\n", serde_json::to_string(&value)?))
+    Ok(format!("{}\n", tagged(serde_json::to_string(&value)?)))
 }
 
 /// Parses a count of at least one (clap's message names the value: this one does not again).
@@ -416,6 +416,12 @@ impl Write for LineSink {
         Ok(buf.len())
     }
     fn flush(&mut self) -> io::Result<()> {
+        // A job's record carries the game first (see [`GAME`]); the stop mark does not.
+        if let Some(game) = GAME.get()
+            && self.held.starts_with(b"{\"job\"")
+        {
+            self.held.splice(0..1, format!("{{\"game\":\"{game}\",").into_bytes());
+        }
         let written = self.out.write_all(&self.held).and_then(|()| self.out.flush());
         self.held.clear();
         written
@@ -431,15 +437,40 @@ pub fn emit(text: &str) -> Result<()> {
     Ok(())
 }
 
+/// The game whose command runs, set once by the registry's dispatch: every JSON document and
+/// evaluation record the command writes carries it first, as `"game"` (hextris's formats carry
+/// it themselves).
+static GAME: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+/// Sets the game whose outputs this process writes (see [`GAME`]).
+pub fn set_game(name: &'static str) {
+    let _ = GAME.set(name);
+}
+
+/// A JSON object's text with the game's `"game"` field first (see [`GAME`]); any other text as
+/// it is.
+fn tagged(json: String) -> String {
+    let Some(game) = GAME.get() else { return json };
+    match json.strip_prefix('{') {
+        Some(rest) if rest.starts_with('}') => format!("{{\"game\":\"{game}\"{rest}"),
+        Some(rest) => format!("{{\"game\":\"{game}\",{rest}"),
+        None => json,
+    }
+}
+
 /// Writes a value as one line of JSON on stdout.
 pub fn emit_json(value: &impl serde::Serialize) -> Result<()> {
-    emit(&format!("{}\n", serde_json::to_string(value)?))
+    emit(&format!("{}\n", tagged(serde_json::to_string(value)?)))
 }
 
 /// Writes a value as one line of JSON on stdout, the keys of every object in sorted order (as a
 /// `serde_json::Value` holds them): the order some documents have always been written in.
 pub fn emit_json_sorted(value: &impl serde::Serialize) -> Result<()> {
-    emit_json(&serde_json::to_value(value)?)
+    let mut value = serde_json::to_value(value)?;
+    if let (Some(game), Some(object)) = (GAME.get(), value.as_object_mut()) {
+        object.insert("game".into(), (*game).into());
+    }
+    emit(&format!("{}\n", serde_json::to_string(&value)?))
 }
 
 /// Says why a search stopped early and gives the exit status for it.

@@ -118,10 +118,21 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Tour(args) => tour::run(&args),
         Command::Meteor(args) => tiling::meteor(&args),
-        Command::Tiling(cmd) => tiling::run(cmd),
-        Command::Totems(cmd) => totems::run(cmd),
+        Command::Tiling(cmd) => {
+            common::set_game(tessera_tiling::TilingGame.name());
+            tiling::run(cmd)
+        }
+        Command::Totems(cmd) => {
+            common::set_game(tessera_totems::TotemsGame.name());
+            totems::run(cmd)
+        }
         Command::View(args) => view::run(&args),
-        Command::Digits(cmd) => digits::run(cmd),
+        Command::Digits(cmd) => {
+            common::set_game(tessera_digits::DigitsGame.name());
+            digits::run(cmd)
+        }
+        // hextris's and pairs's formats carry their game themselves (the contests' own
+        // outputs, such as hextris's list of solutions, carry none).
         Command::Hextris(cmd) => hextris::run(cmd),
         Command::Pairs(cmd) => pairs::run(cmd),
     };

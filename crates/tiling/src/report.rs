@@ -502,7 +502,12 @@ pub struct SolutionListWriter<W> {
 impl<W: io::Write> SolutionListWriter<W> {
     /// Starts the list with its puzzle.
     pub fn begin(mut out: W, puzzle: &PuzzleInfo) -> io::Result<Self> {
-        write!(out, "{{\"puzzle\":{},\"solutions\":[", serde_json::to_string(puzzle)?)?;
+        write!(
+            out,
+            "{{\"game\":\"{}\",\"puzzle\":{},\"solutions\":[",
+            crate::face::GAME,
+            serde_json::to_string(puzzle)?
+        )?;
         Ok(SolutionListWriter { out, count: 0 })
     }
 

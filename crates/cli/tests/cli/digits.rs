@@ -224,8 +224,8 @@ fn eval_shards_merge_into_the_whole_run() {
 #[test]
 fn json_outputs_read_back_as_the_games_types() {
     let out = tessera(&["digits", "value", "--n", "6", "--b", "4", "--json"]);
-    // The keys come in sorted order, as they always have.
-    assert!(stdout(&out).starts_with(r#"{"optimum":{"largest_layer":"#), "{}", stdout(&out));
+    // The keys come in sorted order, as they always have, the game's name among them.
+    assert!(stdout(&out).starts_with(r#"{"game":"digits","optimum":{"largest_layer":"#), "{}", stdout(&out));
     let value: ValueReport = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((value.optimum.params.n, value.significant_digits), (6, None));
     let out = tessera(&["digits", "value", "--n", "6", "--b", "4", "--strategy", "Top-2", "--json"]);

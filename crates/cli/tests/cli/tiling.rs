@@ -201,16 +201,19 @@ fn json_outputs_read_back_as_the_games_types() {
     let out = tessera(&["tiling", "solve", "pentomino-3x20", "--all", "--distinct", "--json"]);
     let list: SolutionList = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((list.count, list.solutions.len(), list.distinct_only, list.complete), (2, 2, true, true));
-    // The keys of `--first` are in sorted order, as they have always been.
+    // Every document says its game; the keys of `--first` are in sorted order, as they have
+    // always been.
+    assert!(stdout(&out).starts_with(r#"{"game":"tiling","puzzle":"#), "{}", stdout(&out));
     let out = tessera(&["tiling", "solve", "meteor", "--first", "--json", "-j", "1"]);
     assert!(stdout(&out).starts_with(
-        r#"{"puzzle":{"cells":50,"engine":"fast","group":{"description":"C2 of order 2: 2 rotations and no reflection""#
+        r#"{"game":"tiling","puzzle":{"cells":50,"engine":"fast","group":{"description":"C2 of order 2: 2 rotations and no reflection""#
     ));
     assert!(stdout(&out).contains(r#""lattice":"hex","name":"meteor""#));
     let first: FirstReport = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(first.status, FirstStatus::Found);
     assert_eq!(first.solution.map(|s| s.pieces.len()), Some(10));
     let out = tessera(&["tiling", "eval", "--puzzles", "3", "--seed", "2", "-j", "1", "--json", "--jsonl", "-"]);
+    assert!(stdout(&out).lines().all(|l| l.starts_with(r#"{"game":"tiling","job":"#)), "{}", stdout(&out));
     let records: Vec<Record<JobResult>> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let summary: EvalSummary = serde_json::from_str(stderr(&out).lines().last().unwrap()).unwrap();
     assert_eq!((records.len(), summary.jobs), (3, 3));
