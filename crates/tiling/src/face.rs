@@ -19,8 +19,7 @@ use tessera_game::Shown;
 use tessera_game::read::{DocError, records};
 use tessera_game::view::{Board, Cell, Chart, Charts, Replay, Step, View};
 
-/// The game's name, in its JSON outputs.
-pub(crate) const GAME: &str = "tiling";
+const GAME: &str = "tiling";
 
 /// Most solutions one replay holds (a bigger list is cut, and says so).
 pub(crate) const MAX_SOLUTIONS: usize = 5000;

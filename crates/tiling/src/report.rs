@@ -475,10 +475,22 @@ impl std::fmt::Display for UniqueReport {
     }
 }
 
+/// The game a document is of: always `tiling`, so that a reader tells tiling documents apart.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Game {
+    /// Exact polyform tiling.
+    #[default]
+    Tiling,
+}
+
 /// Every tiling of a puzzle, or every one up to symmetry (`solve --all --json`). A listing may
 /// be too long to hold: [`SolutionListWriter`] writes it a tiling at a time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolutionList {
+    /// The game: `tiling` (a list written before lists said so reads as one too).
+    #[serde(default)]
+    pub game: Game,
     /// The puzzle.
     pub puzzle: PuzzleInfo,
     /// The tilings, in the engine's fixed order.
@@ -502,12 +514,8 @@ pub struct SolutionListWriter<W> {
 impl<W: io::Write> SolutionListWriter<W> {
     /// Starts the list with its puzzle.
     pub fn begin(mut out: W, puzzle: &PuzzleInfo) -> io::Result<Self> {
-        write!(
-            out,
-            "{{\"game\":\"{}\",\"puzzle\":{},\"solutions\":[",
-            crate::face::GAME,
-            serde_json::to_string(puzzle)?
-        )?;
+        let game = serde_json::to_string(&Game::Tiling)?;
+        write!(out, "{{\"game\":{game},\"puzzle\":{},\"solutions\":[", serde_json::to_string(puzzle)?)?;
         Ok(SolutionListWriter { out, count: 0 })
     }
 
@@ -575,6 +583,7 @@ mod tests {
             ControlFlow::Continue(())
         });
         let list = SolutionList {
+            game: Game::Tiling,
             puzzle: PuzzleInfo::new(&puzzle, &tiler),
             count: solutions.len() as u64,
             solutions,
