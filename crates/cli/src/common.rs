@@ -250,7 +250,7 @@ impl Jobs<'_> {
         let mut sink = self.shard.sink()?;
         let bar = crate::progress::bar(self.label, run.shard_jobs());
         let ran = run.run(&Budget::unlimited(), sink.as_mut(), &|| bar.inc(1), job);
-        bar.finish_and_clear();
+        crate::progress::done(&bar);
         let ran = ran?;
         *self.stopped.borrow_mut() = ran.stopped;
         Ok(ran.records)

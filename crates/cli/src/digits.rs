@@ -304,7 +304,7 @@ fn value_cmd(args: &ValueArgs) -> Result<ExitCode> {
     let total = tessera_digits::count::state_count(params.n, params.b).unwrap_or(0);
     let bar = crate::progress::bar("states", u64::try_from(total).unwrap_or(u64::MAX));
     let o = optimum(params, threads, &budget, &mut |done, _| bar.set_position(done));
-    bar.finish_and_clear();
+    crate::progress::done(&bar);
     let o = o?;
     let report = ValueReport::new(o, threads);
     let o = &report.optimum;

@@ -1,6 +1,5 @@
 //! `tessera hextris ...`.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -651,9 +650,7 @@ fn eval_progress(x: &EvalRecord, done: usize, of: usize) {
             )
         }
     };
-    // Over the progress bar, if one is drawn.
-    let clear = if std::io::stderr().is_terminal() { "\r\x1b[K" } else { "" };
-    eprintln!("{clear}[{done}/{of}] problem {}: {what}", r.problem);
+    crate::progress::line(&format!("[{done}/{of}] problem {}: {what}", r.problem));
 }
 
 /// Every seed's solution of an evaluation, in the contest's format.

@@ -539,13 +539,13 @@ fn merge_shards(args: &SolveArgs) -> Result<ExitCode> {
 /// How long a count runs before its progress shows.
 const PROGRESS_AFTER: Duration = Duration::from_secs(2);
 
-/// How often the progress is redrawn on a terminal, and written as a line elsewhere.
-const PROGRESS_REDRAW: Duration = Duration::from_secs(2);
+/// How often the progress is updated on a terminal, and written as a line elsewhere.
+const PROGRESS_REDRAW: Duration = Duration::from_millis(200);
 const PROGRESS_LINES: Duration = Duration::from_secs(10);
 
 /// Runs a count, showing its progress on stderr from another thread once it has run for
-/// [`PROGRESS_AFTER`]: redrawn in place on a terminal, else (with `--progress`, `asked`) a
-/// line every [`PROGRESS_LINES`].
+/// [`PROGRESS_AFTER`]: a bar on a terminal (prefixes done, tilings so far, time left), else
+/// (with `--progress`, `asked`) a line every [`PROGRESS_LINES`].
 fn watched<T>(asked: bool, progress: &CountProgress, count: impl FnOnce() -> T) -> T {
     let terminal = std::io::stderr().is_terminal();
     if !asked && !terminal {
@@ -555,19 +555,22 @@ fn watched<T>(asked: bool, progress: &CountProgress, count: impl FnOnce() -> T) 
     std::thread::scope(|s| {
         s.spawn(move || {
             let start = Instant::now();
-            let (mut next, mut drawn) = (PROGRESS_AFTER, false);
+            let mut next = PROGRESS_AFTER;
+            let mut bar = None;
             while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(next) {
-                let line = progress_line(progress, start.elapsed());
                 if terminal {
-                    eprint!("\r\x1b[K{line}");
-                    drawn = true;
+                    let b = bar.get_or_insert_with(|| crate::progress::bar("counting", 0));
+                    b.set_length(progress.prefixes() as u64);
+                    b.set_position(progress.done() as u64);
+                    b.set_message(format!("{} so far", plural(progress.found(), "tiling", "tilings")));
+                    next = PROGRESS_REDRAW;
                 } else {
-                    eprintln!("{line}");
+                    eprintln!("{}", progress_line(progress, start.elapsed()));
+                    next = PROGRESS_LINES;
                 }
-                next = if terminal { PROGRESS_REDRAW } else { PROGRESS_LINES };
             }
-            if drawn {
-                eprint!("\r\x1b[K");
+            if let Some(b) = bar {
+                crate::progress::done(&b);
             }
         });
         let out = count();
