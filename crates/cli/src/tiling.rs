@@ -8,7 +8,7 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use tessera_core::geometry::Lattice;
 use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, Verdict};
@@ -84,57 +84,14 @@ pub enum TilingCommand {
 #[derive(Debug, Clone, Args)]
 pub struct EngineArg {
     /// Search engine.
-    #[arg(long, value_enum, default_value_t = Engine::Auto)]
-    engine: Engine,
+    #[arg(long, value_enum, default_value_t = EngineKind::Auto)]
+    engine: EngineKind,
 }
 
 impl EngineArg {
     /// The engine asked for.
     fn kind(&self) -> EngineKind {
-        match self.engine {
-            Engine::Auto => EngineKind::Auto,
-            Engine::Fast => EngineKind::Fast,
-            Engine::Dlx => EngineKind::Dlx,
-        }
-    }
-}
-
-/// The search engines, by the names `--engine` takes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-enum Engine {
-    /// The fast search when the board fits (a bounding box of at most 4096 cells, at most 64 piece
-    /// types), dancing links otherwise.
-    Auto,
-    /// The fast bit-mask search.
-    Fast,
-    /// Generic dancing links (no pruning, no symmetry breaking).
-    Dlx,
-}
-
-/// The lattices, by the names `--lattice` takes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-enum LatticeName {
-    /// Square cells.
-    Square,
-    /// Hexagonal cells, in rows shifted by half a cell.
-    Hex,
-    /// Triangles, up and down in turn along each row.
-    Triangle,
-    /// Cubes, in a box `--depth` layers deep.
-    Cube,
-    /// Triangular prisms: triangles in `--depth` layers.
-    Prism,
-}
-
-impl From<LatticeName> for Lattice {
-    fn from(name: LatticeName) -> Lattice {
-        match name {
-            LatticeName::Square => Lattice::Square,
-            LatticeName::Hex => Lattice::Hex,
-            LatticeName::Triangle => Lattice::Triangle,
-            LatticeName::Cube => Lattice::Cube,
-            LatticeName::Prism => Lattice::Prism,
-        }
+        self.engine
     }
 }
 
@@ -211,8 +168,8 @@ fn count_shard(s: &str) -> Result<Shard, String> {
 #[derive(Debug, Clone, Args)]
 pub struct ShapeArgs {
     /// Lattice.
-    #[arg(long, value_enum, default_value_t = LatticeName::Square)]
-    lattice: LatticeName,
+    #[arg(long, value_enum, default_value_t = Lattice::Square)]
+    lattice: Lattice,
     /// Board width.
     #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
     width: u32,
@@ -239,7 +196,7 @@ pub struct ShapeArgs {
 impl ShapeArgs {
     fn spec(&self) -> Result<RandomSpec> {
         let spec = RandomSpec {
-            lattice: self.lattice.into(),
+            lattice: self.lattice,
             width: self.width,
             depth: self.depth,
             height: self.height,

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use tessera_core::geometry::Lattice;
 use tessera_core::runtime::{Budget, Outcome, StopReason};
 use tessera_game::eval::Record;
@@ -47,8 +47,8 @@ pub struct SolveOpts {
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = at_least_one, allow_negative_numbers = true)]
     budget_ms: u64,
     /// Solver.
-    #[arg(long, value_enum, default_value_t = SolverName::Hybrid)]
-    solver: SolverName,
+    #[arg(long, value_enum, default_value_t = Solver::Hybrid)]
+    solver: Solver,
     #[command(flatten)]
     threads: ThreadsArg,
 }
@@ -56,48 +56,7 @@ pub struct SolveOpts {
 impl SolveOpts {
     /// The solver asked for.
     fn solver(&self) -> Solver {
-        match self.solver {
-            SolverName::Hybrid => Solver::Hybrid,
-            SolverName::Exact => Solver::Exact,
-            SolverName::Strips => Solver::Strips,
-            SolverName::Greedy => Solver::Greedy,
-            SolverName::Rects => Solver::Rects,
-        }
-    }
-}
-
-/// The solvers, by the names `--solver` takes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-enum SolverName {
-    /// A solver per box, from the best box down.
-    Hybrid,
-    /// Exact tiling: finds a packing or proves there is none.
-    Exact,
-    /// Strips four cells high, each tiled exactly.
-    Strips,
-    /// Each piece where it touches the most, restarted until the bag fits.
-    Greedy,
-    /// Small rectangles of a few pieces, packed by a tree search.
-    Rects,
-}
-
-/// The piece sets, by the names `--pieces` takes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-enum Pieces {
-    /// The game's seven: I J L O S T Z.
-    #[value(alias = "tetromino")]
-    Tetrominoes,
-    /// The twelve: F I L N P T U V W X Y Z.
-    #[value(alias = "pentomino")]
-    Pentominoes,
-}
-
-impl From<Pieces> for PieceSet {
-    fn from(pieces: Pieces) -> PieceSet {
-        match pieces {
-            Pieces::Tetrominoes => PieceSet::Tetrominoes,
-            Pieces::Pentominoes => PieceSet::Pentominoes,
-        }
+        self.solver
     }
 }
 
@@ -121,8 +80,8 @@ pub struct SolveArgs {
     /// the letters themselves.
     bag: String,
     /// Piece set of the letters.
-    #[arg(long, value_enum, default_value_t = Pieces::Tetrominoes)]
-    pieces: Pieces,
+    #[arg(long, value_enum, default_value_t = PieceSet::Tetrominoes)]
+    pieces: PieceSet,
     #[command(flatten)]
     opts: SolveOpts,
     #[command(flatten)]
@@ -148,8 +107,8 @@ pub struct EvalArgs {
     #[arg(long, value_name = "FILE", group = "source")]
     bags: Option<PathBuf>,
     /// Piece set for --n.
-    #[arg(long, value_enum, default_value_t = Pieces::Tetrominoes)]
-    pieces: Pieces,
+    #[arg(long, value_enum, default_value_t = PieceSet::Tetrominoes)]
+    pieces: PieceSet,
     /// Number of bags, the run's jobs [default: 100; with --bags, the file's bags once each].
     #[arg(long = "runs", visible_alias = "rounds", value_name = "N", value_parser = at_least_one, allow_negative_numbers = true)]
     rounds: Option<u64>,
@@ -273,7 +232,7 @@ fn cut(arg: &str) -> String {
 }
 
 fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
-    let bag = read_bag(&args.bag, args.pieces.into())?;
+    let bag = read_bag(&args.bag, args.pieces)?;
     if let Some(path) = &args.svg {
         crate::common::check_writable(path)?;
     }
@@ -340,14 +299,13 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
 fn eval_bags(args: &EvalArgs) -> Result<(Bags, u64)> {
     match (args.level, args.n, &args.bags) {
         (Some(l), _, _) => Ok((Bags::Level(l), 100)),
-        (_, Some(n), _) => Ok((Bags::Size(args.pieces.into(), n), 100)),
+        (_, Some(n), _) => Ok((Bags::Size(args.pieces, n), 100)),
         (_, _, Some(path)) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
             let mut list = Vec::new();
             for (k, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
                 list.push(
-                    Bag::from_letters(args.pieces.into(), line)
-                        .with_context(|| format!("{}:{}", path.display(), k + 1))?,
+                    Bag::from_letters(args.pieces, line).with_context(|| format!("{}:{}", path.display(), k + 1))?,
                 );
             }
             if list.is_empty() {

@@ -103,6 +103,7 @@ impl Coord {
 /// The four lattices. Rotations are always allowed; reflections on request. In JSON, by
 /// [name](Lattice::name).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Lattice {
     /// Square cells, 4 neighbours, 8 symmetries (4 rotations x mirror).

@@ -66,8 +66,7 @@ impl From<Group> for GroupJson {
 
 /// Reads an engine by the name it is written with (`auto`, `fast` or `dlx`).
 pub(crate) fn engine_by_name<'de, D: Deserializer<'de>>(d: D) -> Result<EngineKind, D::Error> {
-    let name = String::deserialize(d)?;
-    name.parse().map_err(serde::de::Error::custom)
+    EngineKind::deserialize(d)
 }
 
 impl PuzzleInfo {

@@ -62,13 +62,16 @@ pub(crate) fn normalise(cells: &[(i32, i32)]) -> Vec<(i32, i32)> {
     out
 }
 
-/// The piece sets a bag may be drawn from.
+/// The piece sets a bag may be drawn from (by these names in `--pieces`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum PieceSet {
     /// The seven tetrominoes of the game: I J L O S T Z.
     #[default]
+    #[cfg_attr(feature = "clap", value(alias = "tetromino"))]
     Tetrominoes,
     /// The twelve pentominoes F I L N P T U V W X Y Z (rotated, never mirrored, like totems).
+    #[cfg_attr(feature = "clap", value(alias = "pentomino"))]
     Pentominoes,
 }
 
@@ -132,17 +135,6 @@ impl fmt::Display for PieceSet {
             PieceSet::Tetrominoes => "tetrominoes",
             PieceSet::Pentominoes => "pentominoes",
         })
-    }
-}
-
-impl std::str::FromStr for PieceSet {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "tetrominoes" | "tetromino" => Ok(PieceSet::Tetrominoes),
-            "pentominoes" | "pentomino" => Ok(PieceSet::Pentominoes),
-            _ => Err(format!("unknown piece set {s:?} (expected tetrominoes or pentominoes)")),
-        }
     }
 }
 

@@ -43,8 +43,9 @@ use crate::tiler::search::add_weighted;
 /// stack a piece); deeper searches get a thread with a deep stack.
 const SHALLOW: u32 = 1024;
 
-/// Which search to use.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize)]
+/// Which search to use (by these names in `--engine`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum EngineKind {
     /// The fast bit-mask search when the board fits (bounding box of at most 4096 cells, at most
@@ -55,18 +56,6 @@ pub enum EngineKind {
     Fast,
     /// Generic dancing links (no pruning, no symmetry breaking).
     Dlx,
-}
-
-impl std::str::FromStr for EngineKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "auto" => Ok(EngineKind::Auto),
-            "fast" => Ok(EngineKind::Fast),
-            "dlx" => Ok(EngineKind::Dlx),
-            _ => Err(format!("unknown engine {s:?} (expected auto, fast or dlx)")),
-        }
-    }
 }
 
 /// Most shards a count may be split into.

@@ -48,33 +48,20 @@ pub struct Ctx<'a> {
 
 /// The solvers, by name.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Solver {
-    /// Pick a solver per box (see [`hybrid`]).
+    /// A solver per box, from the best box down (the module `hybrid`).
     #[default]
     Hybrid,
-    /// [`exact`].
+    /// Exact tiling: finds a packing or proves there is none (`exact`).
     Exact,
-    /// [`strips`].
+    /// Strips four cells high, each tiled exactly (`strips`).
     Strips,
-    /// [`greedy`].
+    /// Each piece where it touches the most, restarted until the bag fits (`greedy`).
     Greedy,
-    /// [`rects`].
+    /// Small rectangles of a few pieces, packed by a tree search (`rects`).
     Rects,
-}
-
-impl std::str::FromStr for Solver {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "hybrid" => Ok(Solver::Hybrid),
-            "exact" => Ok(Solver::Exact),
-            "strips" => Ok(Solver::Strips),
-            "greedy" => Ok(Solver::Greedy),
-            "rects" => Ok(Solver::Rects),
-            _ => Err(format!("unknown solver {s:?} (expected hybrid, exact, strips, greedy or rects)")),
-        }
-    }
 }
 
 impl std::fmt::Display for Solver {
