@@ -475,16 +475,25 @@ mod tests {
             s.spawn(|| viewer.run(None));
             let _stop = viewer.stop_on_drop();
             // More uploads than workers, each announced at 100 bytes and sent a byte at a time
-            // (then not at all), and as many clients stalled in their headers.
+            // (then not at all), and as many clients stalled in their headers. They come a
+            // few milliseconds apart: the HTTP library gives each connection a thread of a
+            // pool that grows as connections come, but a burst of them faster than its idle
+            // threads wake can queue one behind the stalled ones (a limit of the library,
+            // not of the workers this tests).
+            let pause = || std::thread::sleep(Duration::from_millis(20));
             let head = format!("POST /api/documents HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 100\r\n\r\n{{");
-            let mut slow: Vec<TcpStream> = (0..WORKERS + 2).map(|_| TcpStream::connect(addr).unwrap()).collect();
-            for c in &mut slow {
+            let mut slow = Vec::new();
+            for _ in 0..WORKERS + 2 {
+                let mut c = TcpStream::connect(addr).unwrap();
                 c.write_all(head.as_bytes()).unwrap();
+                slow.push(c);
+                pause();
             }
             for _ in 0..WORKERS + 2 {
                 let mut c = TcpStream::connect(addr).unwrap();
                 c.write_all(b"GET /api/games HTTP/1.1\r\nHo").unwrap();
                 slow.push(c);
+                pause();
             }
             for _ in 0..3 {
                 for c in &mut slow[..WORKERS + 2] {
