@@ -41,6 +41,7 @@ use crate::engine::fast::Fast;
 use crate::engine::{Board, Pos, Reach, Rules, Unit, lock_points};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
+use crate::solver::PHRASE_BONUS;
 
 /// Longest source (units a game) the exact search takes.
 pub(crate) const MAX_UNITS: usize = 8;
@@ -276,12 +277,12 @@ impl Bounds {
             }
             if usize::from(cost) > left {
                 if smooth {
-                    firsts += 300 * left as i64 / i64::from(cost);
+                    firsts += PHRASE_BONUS * left as i64 / i64::from(cost);
                 }
                 break;
             }
             left -= usize::from(cost);
-            firsts += 300;
+            firsts += PHRASE_BONUS;
         }
         self.phrase_points[d * n + usize::from(s)] + firsts
     }
@@ -740,7 +741,7 @@ impl<'a> Exact<'a> {
     fn gain(&self, used: u32, to: u16) -> (i64, u32) {
         let ends = self.auto.ends[usize::from(to)];
         let fresh = i64::from((ends & !used).count_ones());
-        (self.auto.points[usize::from(to)] + 300 * fresh, used | ends)
+        (self.auto.points[usize::from(to)] + PHRASE_BONUS * fresh, used | ends)
     }
 
     /// Where `cmd` leads from `key` (automaton and phrases unchanged); `None` if it repeats a

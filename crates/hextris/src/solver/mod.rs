@@ -25,6 +25,10 @@
 //! * [`beam`]: the beam search over lock positions ([`beam::Plan`]);
 //! * [`features`]: the position evaluation and its [`Weights`].
 
+/// The points a phrase of power earns the first time it is spelled in a game, beside its two
+/// points a letter for every time (the contest's rule; the judge keeps its own copy of it).
+pub(crate) const PHRASE_BONUS: i64 = 300;
+
 mod anytime;
 pub mod beam;
 mod bridge;

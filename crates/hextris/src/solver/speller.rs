@@ -33,6 +33,7 @@ use crate::engine::bfs::{bfs, shortest_walk};
 use crate::engine::reach::undo;
 use crate::engine::{Board, Pos, Reach, Rules, Unit};
 use crate::phrase::Phrases;
+use crate::solver::PHRASE_BONUS;
 
 /// A phrase as the planner uses it.
 #[derive(Clone, Debug)]
@@ -422,7 +423,7 @@ impl Speller {
                         match walked {
                             Walk::Ends(to) if p.downs > 0 => {
                                 let (gain, k) = match lifts {
-                                    true => (here + 300 + points, base + n + to),
+                                    true => (here + PHRASE_BONUS + points, base + n + to),
                                     false => (here + points, base + to),
                                 };
                                 let mut new = self.new[kq];
@@ -431,8 +432,9 @@ impl Speller {
                                 }
                                 self.relax(k, gain, Back::Phrase { from: kq as u32, phrase: i as u16 }, new);
                             }
-                            Walk::Locks(at) if at == kt && here + points + 300 * fresh as i64 > end.0 => {
-                                end = (here + points + 300 * fresh as i64, kq, Segment::LockingPhrase(i as u16));
+                            Walk::Locks(at) if at == kt && here + points + PHRASE_BONUS * fresh as i64 > end.0 => {
+                                end =
+                                    (here + points + PHRASE_BONUS * fresh as i64, kq, Segment::LockingPhrase(i as u16));
                             }
                             _ => {}
                         }
@@ -441,7 +443,8 @@ impl Speller {
                     for &(_, b) in here_heads {
                         let bridge = &bridges[b];
                         let fresh = !self.new[kq].contains(&(bridge.phrase as u16));
-                        let gain = here + 300 * fresh as i64 + 2 * self.phrases[bridge.phrase].text.len() as i64;
+                        let gain =
+                            here + PHRASE_BONUS * fresh as i64 + 2 * self.phrases[bridge.phrase].text.len() as i64;
                         if gain <= end.0 {
                             continue;
                         }

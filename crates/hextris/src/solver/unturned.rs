@@ -19,6 +19,7 @@
 use crate::command::Command;
 use crate::engine::{Board, Pos, Rules, Unit};
 use crate::phrase::Phrases;
+use crate::solver::PHRASE_BONUS;
 
 /// Most phrases without a turn this exact search follows (states grow as `2^n`).
 const MAX_PHRASES: usize = 4;
@@ -240,7 +241,7 @@ impl Turnless {
                             let steps = &self.steps[first_step + s * letters..first_step + (s + 1) * letters];
                             for &(ns, points, ends, b) in steps {
                                 let new = packed[ends as usize] & !f;
-                                let points = v + points + 300 * new.count_ones() as i32;
+                                let points = v + points + PHRASE_BONUS as i32 * new.count_ones() as i32;
                                 let j = to_base + usize::from(ns) * firsts + (f | new);
                                 if lock {
                                     if points > locks[j].0 {
@@ -407,7 +408,7 @@ impl<'a> Search<'a> {
         for &p in &self.auto.ends[to] {
             points += 2 * self.texts[p].len() as i64;
             if self.fresh[p] && now >> p & 1 == 0 {
-                points += 300;
+                points += PHRASE_BONUS;
                 now |= 1 << p;
             }
         }
