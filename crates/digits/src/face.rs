@@ -21,7 +21,7 @@ const GAME: &str = "digits";
 
 /// An eval summary, a `value --json` output (S, or a strategy's value) or a `judge --json` run;
 /// `None` for any other document.
-pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
+pub(crate) fn from_value(v: &Value) -> Result<Option<Shown>, DocError> {
     let charts = if let Ok(summary) = EvalSummary::deserialize(v) {
         ("eval", summary_charts(&summary))
     } else if let Ok(report) = ValueReport::deserialize(v) {
@@ -33,7 +33,7 @@ pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
     } else {
         return Ok(None);
     };
-    Ok(Some((GAME, charts.0, vec![View::Charts(charts.1)])))
+    Ok(Some(Shown { kind: charts.0, views: vec![View::Charts(charts.1)] }))
 }
 
 /// S as computed, and how far it agrees with the published value.
@@ -134,7 +134,7 @@ fn summary_charts(s: &EvalSummary) -> Charts {
 
 /// Job records: each game's score as a fraction of S (of the best score seen if S is unknown);
 /// `None` if they are not digits records.
-pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocError> {
+pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Shown>, DocError> {
     let Some(games) = records::<GameResult>(lines, GAME)? else { return Ok(None) };
     let first = &games[0];
     let params = Params { n: first.n, b: first.b };
@@ -157,7 +157,10 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
         values,
         reference: Some((format!("{name} (the optimal mean)"), 1.0)),
     }];
-    Ok(Some((GAME, "eval", vec![View::Charts(Charts { title: format!("digits: {strategy}"), figures, charts })])))
+    Ok(Some(Shown {
+        kind: "eval",
+        views: vec![View::Charts(Charts { title: format!("digits: {strategy}"), figures, charts })],
+    }))
 }
 
 /// The first game of the game's demonstration run ([`first_game`]), replayed block by block.
@@ -214,19 +217,12 @@ impl tessera_game::Game for DigitsGame {
     }
 
     fn read(&self, value: &Value) -> Result<Option<Shown>, DocError> {
-        Ok(from_value(value)?.map(shown))
+        from_value(value)
     }
 
     fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
-        Ok(from_records(lines)?.map(shown))
+        from_records(lines)
     }
-}
-
-/// A game's result as its kind and views (the game's name is the registry's).
-type Converted = (&'static str, &'static str, Vec<View>);
-
-fn shown((_, kind, views): Converted) -> Shown {
-    Shown { kind, views }
 }
 
 #[cfg(test)]

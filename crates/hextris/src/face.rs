@@ -85,7 +85,7 @@ pub(crate) fn is_record(v: &Value) -> bool {
 
 /// A solutions list, an eval record (a one-line `--jsonl` file), an `eval --json` summary or a
 /// `score --json` output.
-pub fn from_value(v: &Value) -> Result<Converted, DocError> {
+pub fn from_value(v: &Value) -> Result<Shown, DocError> {
     if is_solutions(v) {
         return solutions(&submissions(v)?);
     }
@@ -104,7 +104,7 @@ pub fn from_value(v: &Value) -> Result<Converted, DocError> {
 
 /// Eval records: each problem's score against the final round's best, the phrases spelled, and
 /// replays of the worst seed of the problems furthest below the best.
-pub(crate) fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
+pub(crate) fn from_records(lines: &[Value]) -> Result<Shown, DocError> {
     let phrases = Phrases::official();
     let mut rows = Vec::new();
     let mut spelled = vec![0usize; phrases.len()];
@@ -153,12 +153,12 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Converted, DocError> {
         let played = replay::play(&format!("problem {id}, seed {seed} (its worst; {why})"), &p, seed, &solution);
         views.push(View::Replay(played.replay));
     }
-    Ok((GAME, "eval", views))
+    Ok(Shown { kind: "eval", views })
 }
 
 /// The JSON list of solutions: per-problem figures, then a replay and the final board of each of
 /// the first [`MAX_REPLAYS`] solutions.
-fn solutions(list: &[Submission]) -> Result<Converted, DocError> {
+fn solutions(list: &[Submission]) -> Result<Shown, DocError> {
     let phrases = Phrases::official();
     let unknown = list.iter().filter(|s| !(0..builtin::COUNT as i64).contains(&s.problem_id)).count();
     if unknown == list.len() {
@@ -203,11 +203,11 @@ fn solutions(list: &[Submission]) -> Result<Converted, DocError> {
         let played = replay::play(&title, &p, s.seed, &s.solution);
         views.extend([View::Replay(played.replay), View::Board(played.board)]);
     }
-    Ok((GAME, "solutions", views))
+    Ok(Shown { kind: "solutions", views })
 }
 
 /// An `eval --json` summary: the scores without the solutions.
-fn summary(v: &EvalSummary) -> Result<Converted, DocError> {
+fn summary(v: &EvalSummary) -> Result<Shown, DocError> {
     let rows: Vec<Bar> = v
         .problems
         .iter()
@@ -227,7 +227,10 @@ fn summary(v: &EvalSummary) -> Result<Converted, DocError> {
         ("seconds per problem".into(), v.seconds_per_problem.to_string()),
     ];
     let charts = vec![score_chart(rows)];
-    Ok((GAME, "eval", vec![View::Charts(Charts { title: "hextris evaluation".into(), figures, charts })]))
+    Ok(Shown {
+        kind: "eval",
+        views: vec![View::Charts(Charts { title: "hextris evaluation".into(), figures, charts })],
+    })
 }
 
 /// The hextris crate's small demonstration instance (problem 6, seed 0), solved now in a second
@@ -331,26 +334,19 @@ impl tessera_game::Game for HextrisGame {
         if !self.claims(value) {
             return Ok(None);
         }
-        from_value(value).map(|c| Some(shown(c)))
+        from_value(value).map(Some)
     }
 
     fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
         if !lines.first().is_some_and(is_record) {
             return Ok(None);
         }
-        from_records(lines).map(|c| Some(shown(c)))
+        from_records(lines).map(Some)
     }
 
     fn claims(&self, value: &Value) -> bool {
         is_hextris(value) || is_solutions(value)
     }
-}
-
-/// A game's result as its kind and views (the game's name is the registry's).
-type Converted = (&'static str, &'static str, Vec<View>);
-
-fn shown((_, kind, views): Converted) -> Shown {
-    Shown { kind, views }
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ struct Tagged {
 
 /// A `solve --json` output (a replay) or an `eval --json` summary (charts); `None` for a
 /// document that is not of pairs, an error for one of pairs that cannot be shown.
-pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
+pub(crate) fn from_value(v: &Value) -> Result<Option<Shown>, DocError> {
     if Tagged::deserialize(v).is_err() {
         return Ok(None);
     }
@@ -37,10 +37,10 @@ pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
             Some(s) => format!("board of seed {s}"),
             None => "board".to_string(),
         };
-        return Ok(Some((GAME, "solve", vec![View::Replay(removals(&title, &board, &solve.moves()))])));
+        return Ok(Some(Shown { kind: "solve", views: vec![View::Replay(removals(&title, &board, &solve.moves()))] }));
     }
     if let Ok(summary) = EvalSummary::deserialize(v) {
-        return Ok(Some((GAME, "eval", vec![View::Charts(summary_charts(&summary))])));
+        return Ok(Some(Shown { kind: "eval", views: vec![View::Charts(summary_charts(&summary))] }));
     }
     if ScoreReport::deserialize(v).is_ok() {
         return Err(malformed(
@@ -57,7 +57,7 @@ fn malformed(why: String) -> DocError {
 /// Job records: the clear rate per number of colours, the search times, and a replay of the seed
 /// with the most tiles left (the first seed if every board was cleared); `None` if they are not
 /// pairs records.
-pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocError> {
+pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Shown>, DocError> {
     let Some(seeds) = records::<SeedResult>(lines, GAME)? else { return Ok(None) };
     let mut rows: Vec<(String, Rate)> = Vec::new();
     let mut worst: Option<&SeedResult> = None;
@@ -90,7 +90,7 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
         let moves: Vec<Move> = r.moves.iter().map(|&m| Move::from_array(m)).collect();
         views.push(View::Replay(removals(&format!("seed {} ({what})", r.board_seed), &generate(r.board_seed), &moves)));
     }
-    Ok(Some((GAME, "eval", views)))
+    Ok(Some(Shown { kind: "eval", views }))
 }
 
 /// The game's demonstration boards ([`BOARDS`]), solved now and replayed move by move.
@@ -180,19 +180,12 @@ impl tessera_game::Game for PairsGame {
     }
 
     fn read(&self, value: &Value) -> Result<Option<Shown>, DocError> {
-        Ok(from_value(value)?.map(shown))
+        from_value(value)
     }
 
     fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
-        Ok(from_records(lines)?.map(shown))
+        from_records(lines)
     }
-}
-
-/// A game's result as its kind and views (the game's name is the registry's).
-type Converted = (&'static str, &'static str, Vec<View>);
-
-fn shown((_, kind, views): Converted) -> Shown {
-    Shown { kind, views }
 }
 
 #[cfg(test)]

@@ -26,18 +26,18 @@ pub(crate) const MAX_SOLUTIONS: usize = 5000;
 
 /// A solve output (a list of solutions, counts, or the first tiling found) or an eval summary; `None` for any other
 /// document.
-pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
+pub(crate) fn from_value(v: &Value) -> Result<Option<Shown>, DocError> {
     if let Ok(list) = SolutionList::deserialize(v) {
-        return Ok(Some((GAME, "solutions", vec![View::Replay(listed(&list))])));
+        return Ok(Some(Shown { kind: "solutions", views: vec![View::Replay(listed(&list))] }));
     }
     if let Ok(count) = CountReport::deserialize(v) {
-        return Ok(Some((GAME, "count", vec![View::Charts(count_figures(&count))])));
+        return Ok(Some(Shown { kind: "count", views: vec![View::Charts(count_figures(&count))] }));
     }
     if let Ok(first) = FirstReport::deserialize(v) {
-        return Ok(Some((GAME, "first", vec![first_view(&first)])));
+        return Ok(Some(Shown { kind: "first", views: vec![first_view(&first)] }));
     }
     if let Ok(summary) = EvalSummary::deserialize(v) {
-        return Ok(Some((GAME, "eval", vec![View::Charts(summary_charts(&summary))])));
+        return Ok(Some(Shown { kind: "eval", views: vec![View::Charts(summary_charts(&summary))] }));
     }
     Ok(None)
 }
@@ -117,7 +117,7 @@ fn summary_charts(s: &EvalSummary) -> Charts {
 }
 
 /// Job records: the solve rate and the solve times; `None` if they are not tiling records.
-pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocError> {
+pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Shown>, DocError> {
     let Some(jobs) = records::<JobResult>(lines, GAME)? else { return Ok(None) };
     let solved = jobs.iter().filter(|r| r.solved).count();
     let times = jobs.iter().map(|r| r.seconds * 1000.0).collect();
@@ -130,7 +130,10 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
     ];
     let wrong = jobs.iter().filter(|r| r.wrong).count();
     let figures = vec![("puzzles".into(), jobs.len().to_string()), ("wrong answers".into(), wrong.to_string())];
-    Ok(Some((GAME, "eval", vec![View::Charts(Charts { title: "tiling evaluation".into(), figures, charts })])))
+    Ok(Some(Shown {
+        kind: "eval",
+        views: vec![View::Charts(Charts { title: "tiling evaluation".into(), figures, charts })],
+    }))
 }
 
 /// The game's demonstrations ([`DEMOS`]): each puzzle's solutions, up to symmetry if it says so.
@@ -175,19 +178,12 @@ impl tessera_game::Game for TilingGame {
     }
 
     fn read(&self, value: &Value) -> Result<Option<Shown>, DocError> {
-        Ok(from_value(value)?.map(shown))
+        from_value(value)
     }
 
     fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
-        Ok(from_records(lines)?.map(shown))
+        from_records(lines)
     }
-}
-
-/// A game's result as its kind and views (the game's name is the registry's).
-type Converted = (&'static str, &'static str, Vec<View>);
-
-fn shown((_, kind, views): Converted) -> Shown {
-    Shown { kind, views }
 }
 
 #[cfg(test)]

@@ -21,15 +21,15 @@ use tessera_game::view::{Bar, Board, Cell, Chart, Charts, View};
 const GAME: &str = "totems";
 
 /// A solve output or an eval summary; `None` for any other document.
-pub(crate) fn from_value(v: &Value) -> Result<Option<Converted>, DocError> {
+pub(crate) fn from_value(v: &Value) -> Result<Option<Shown>, DocError> {
     if let Ok(solve) = SolveReport::deserialize(v) {
-        return Ok(Some((GAME, "solve", vec![View::Board(solve_board(&solve))])));
+        return Ok(Some(Shown { kind: "solve", views: vec![View::Board(solve_board(&solve))] }));
     }
     if let Ok(summary) = EvalSummary::deserialize(v) {
-        return Ok(Some((GAME, "eval", vec![View::Charts(summary_charts(&summary))])));
+        return Ok(Some(Shown { kind: "eval", views: vec![View::Charts(summary_charts(&summary))] }));
     }
     if let Ok(round) = RoundReport::deserialize(v) {
-        return Ok(Some((GAME, "round", vec![View::Charts(round_charts(&round))])));
+        return Ok(Some(Shown { kind: "round", views: vec![View::Charts(round_charts(&round))] }));
     }
     Ok(None)
 }
@@ -130,7 +130,7 @@ fn summary_charts(s: &EvalSummary) -> Charts {
 
 /// Job records: rates per number of pieces (per level), and the answer times; `None` if they
 /// are not totems records.
-pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocError> {
+pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Shown>, DocError> {
     let Some(jobs) = records::<JobResult>(lines, GAME)? else { return Ok(None) };
     let mut by_size: BTreeMap<u64, [u64; 3]> = BTreeMap::new();
     for r in &jobs {
@@ -161,7 +161,10 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Option<Converted>, DocErro
         ("mean score".into(), format!("{mean:.2}")),
         ("invalid answers".into(), jobs.iter().filter(|r| r.invalid.is_some()).count().to_string()),
     ];
-    Ok(Some((GAME, "eval", vec![View::Charts(Charts { title: "totems evaluation".into(), figures, charts })])))
+    Ok(Some(Shown {
+        kind: "eval",
+        views: vec![View::Charts(Charts { title: "totems evaluation".into(), figures, charts })],
+    }))
 }
 
 /// The game's demonstration bags ([`demo_bags`]), each packed within the game's second.
@@ -208,19 +211,12 @@ impl tessera_game::Game for TotemsGame {
     }
 
     fn read(&self, value: &Value) -> Result<Option<Shown>, DocError> {
-        Ok(from_value(value)?.map(shown))
+        from_value(value)
     }
 
     fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
-        Ok(from_records(lines)?.map(shown))
+        from_records(lines)
     }
-}
-
-/// A game's result as its kind and views (the game's name is the registry's).
-type Converted = (&'static str, &'static str, Vec<View>);
-
-fn shown((_, kind, views): Converted) -> Shown {
-    Shown { kind, views }
 }
 
 #[cfg(test)]
