@@ -141,6 +141,9 @@ pub fn open_problem(source: &str, problem: Option<&str>) -> Result<Puzzle, OpenE
         };
         return file.puzzle(k, &name).map_err(|e| OpenError::Parse(source.into(), e));
     }
+    if source.ends_with(".xmpuzzle") {
+        return Err(OpenError::Problem(format!("{source} is not a BurrTools file (neither gzip nor XML)")));
+    }
     if problem.is_some() {
         return Err(OpenError::Problem(format!("{source} is in tessera's format: --problem is for BurrTools files")));
     }

@@ -363,10 +363,15 @@ fn burr_files_are_listed_and_solved() {
     assert!(text.contains("assemblies: 6648 (as BurrTools counts them)"), "{text}");
     let shown = stdout(&tessera(&["tiling", "show", f, "--problem", "0"]));
     assert!(shown.starts_with("name check-2-6: problem 0\nlattice cube\n"), "{shown}");
+    // A file named as BurrTools' that is something else is said to be so, not read as text.
+    let garbage = crate::scratch("not-burr").join("garbage.xmpuzzle");
+    std::fs::write(&garbage, "garbage").unwrap();
+    let not_burr = garbage.to_str().unwrap();
     for (args, says) in [
         (&["tiling", "solve", f, "--problem", "3"][..], "no problem \"3\": the file holds 3"),
         (&["tiling", "solve", "meteor", "--problem", "0"], "--problem is for BurrTools files"),
         (&["tiling", "show", "meteor", "--json"], "--json lists the problems of a BurrTools file"),
+        (&["tiling", "solve", not_burr], "is not a BurrTools file (neither gzip nor XML)"),
     ] {
         let out = tessera(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
