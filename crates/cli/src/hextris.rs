@@ -629,7 +629,13 @@ fn eval_header(info: &RunInfo, all: usize, shard: &ShardArgs) -> String {
         plural(all as u64, "problem", "problems")
     };
     let cores = plural(info.cores as u64, "core", "cores");
-    format!("hextris eval: {problems}, {} s each, {cores}", info.seconds_per_problem)
+    format!("hextris eval: {problems}, {} s each, {cores}", seconds(info.seconds_per_problem))
+}
+
+/// Seconds as a person reads them: plainly, or in exponent form past a billion (a time limit
+/// meant as "no limit" need not print thirty digits).
+fn seconds(s: f64) -> String {
+    if s.abs() < 1e9 { format!("{s}") } else { format!("{s:e}") }
 }
 
 /// A line on stderr as each problem is done (the table comes at the end, on stdout).
@@ -764,4 +770,16 @@ fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
         write_file(out, &svg)?;
     }
     Ok(if v.error.is_some() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seconds;
+
+    #[test]
+    fn seconds_are_short_even_when_huge() {
+        assert_eq!(seconds(10.0), "10");
+        assert_eq!(seconds(0.5), "0.5");
+        assert_eq!(seconds(1e30), "1e30");
+    }
 }
