@@ -269,6 +269,18 @@ fn most_slots(max_bytes: usize, slot: usize) -> u32 {
     (max_bytes / slot).max(1).ilog2()
 }
 
+/// Most bytes a table keyed by whole occupancies starts with: on a big board a slot holds a
+/// long key (a bounding box of 1,700 cells: 264 bytes), and a table of the usual start in
+/// slots would take megabytes, all written (and faulted in) before a search of milliseconds
+/// begins. Such a table starts at most this big and doubles as it fills.
+const WHOLE_START_BYTES: usize = 64 << 10;
+
+/// Log2 of the slots a table keyed by whole occupancies starts with: `log2`, within
+/// [`WHOLE_START_BYTES`] for slots of `slot` bytes.
+fn whole_log2(log2: u32, slot: usize) -> u32 {
+    log2.min(most_slots(WHOLE_START_BYTES, slot).max(4))
+}
+
 /// The table of [`DeadStates`], by how its keys are stored.
 enum DeadTable<B> {
     /// Cut down to a key of at most 63 bits (see [`Window`]) in a [`NarrowTable`].
@@ -313,10 +325,12 @@ impl<B: CellBits> DeadStates<B> {
             let table = DeadTable::Windowed { table: WordTable::new(log2), window, bits };
             (table, if narrow { most(4).min(bits) } else { most(8) })
         } else {
-            (DeadTable::Whole(Memo::new(log2)), most(std::mem::size_of::<(B, u64)>()))
+            let slot = std::mem::size_of::<(B, u64)>();
+            (DeadTable::Whole(Memo::new(whole_log2(log2, slot))), most(slot))
         };
         let log2 = match &table {
             DeadTable::Narrow { table, .. } => table.slots.len().ilog2(),
+            DeadTable::Whole(memo) => memo.slots.len().ilog2(),
             _ => log2,
         };
         let mut dead = DeadStates { table, growth: Growth::new(log2, max_log2), bytes: 0 };
@@ -432,7 +446,12 @@ impl<B: CellBits> SubtreeCounts<B> {
         let (table, slot) = if short {
             (CountTable::Short { memo: Memo::new(log2), window }, 16)
         } else {
-            (CountTable::Whole(Memo::new(log2)), std::mem::size_of::<((B, u64), u64)>())
+            let slot = std::mem::size_of::<((B, u64), u64)>();
+            (CountTable::Whole(Memo::new(whole_log2(log2, slot))), slot)
+        };
+        let log2 = match &table {
+            CountTable::Whole(memo) => memo.slots.len().ilog2(),
+            CountTable::Short { .. } => log2,
         };
         SubtreeCounts { table, growth: Growth::new(log2, most_slots(max_bytes, slot)), big: Default::default() }
     }
@@ -554,10 +573,12 @@ impl<B: CellBits> PocketResults<B> {
         } else if B::CAPACITY == 64 && nbits <= 62 {
             (PocketTable::Packed { table: WordTable::new(log2), cells: B::below(nbits).word_at(0) }, most(8))
         } else {
-            (PocketTable::Whole(Memo::new(log2)), most(std::mem::size_of::<(B, u8)>()))
+            let slot = std::mem::size_of::<(B, u8)>();
+            (PocketTable::Whole(Memo::new(whole_log2(log2, slot))), most(slot))
         };
         let log2 = match &table {
             PocketTable::Narrow { table, .. } => table.slots.len().ilog2(),
+            PocketTable::Whole(memo) => memo.slots.len().ilog2(),
             _ => log2,
         };
         let mut results = PocketResults { table, growth: Growth::new(log2, max_log2), bytes: 0 };
