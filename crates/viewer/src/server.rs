@@ -17,18 +17,21 @@
 //! other than the viewer's own, is answered `403` with a line of plain text: no other web page can
 //! drive the viewer, directly or through a name made to point at this machine (DNS rebinding).
 
+mod http;
 mod library;
 mod origin;
 
-use std::io::{Cursor, Read};
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::collections::VecDeque;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
 
 use serde_json::json;
-use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 
 use crate::{ASSET_CSS, ASSET_HTML, ASSET_JS};
+use http::Request;
+pub use http::{BODY_TIME, HEAD_TIME, MAX_HEAD};
 use library::{Held, Library, Source};
 pub use library::{MAX_UPLOAD_BYTES, MAX_UPLOADS};
 use origin::Own;
@@ -38,12 +41,10 @@ use tessera_game::{Game, demo, document};
 /// Largest upload accepted.
 pub const MAX_UPLOAD: usize = 32 << 20;
 
-/// Requests answered at once: a page is not held up by a demonstration being solved.
-pub const WORKERS: usize = 8;
-
-/// Uploads read at once, each on a thread of its own beside the workers; one more is answered
-/// 503.
-pub const MAX_READING: usize = 32;
+/// Connections served at once, each on a thread of its own; one more is answered `503` at
+/// once. A client that sends slowly holds only its own connection, until the deadlines of
+/// [`HEAD_TIME`] and [`BODY_TIME`] close it.
+pub const MAX_CONNECTIONS: usize = 256;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -55,7 +56,7 @@ pub struct BindError {
 
 /// A bound server and the documents it shows.
 pub struct Viewer {
-    server: Server,
+    listener: TcpListener,
     library: Mutex<Library>,
     /// The games it knows.
     games: &'static [&'static dyn Game],
@@ -83,25 +84,29 @@ impl Viewer {
         docs: Vec<Document>,
         threads: usize,
     ) -> Result<Viewer, BindError> {
-        let server = Server::http(addr).map_err(|e| BindError { addr: addr.to_string(), why: e.to_string() })?;
+        let listener = TcpListener::bind(addr).map_err(|e| BindError { addr: addr.to_string(), why: e.to_string() })?;
         let demos = games.iter().map(|_| OnceLock::new()).collect();
         let library = Mutex::new(Library::new(docs));
-        let own = server.server_addr().to_ip().map(Own::new);
-        Ok(Viewer { server, library, games, demos, threads, stopped: AtomicBool::new(false), own })
+        let own = listener.local_addr().ok().map(Own::new);
+        Ok(Viewer { listener, library, games, demos, threads, stopped: AtomicBool::new(false), own })
     }
 
     /// The address it listens on.
     pub fn addr(&self) -> Option<SocketAddr> {
-        self.server.server_addr().to_ip()
+        self.listener.local_addr().ok()
     }
 
     /// Makes [`Viewer::run`] return (from another thread) once the requests being answered are
     /// answered; a stopped viewer stays stopped.
     pub fn stop(&self) {
         self.stopped.store(true, Ordering::SeqCst);
-        // Each unblocks one waiting worker.
-        for _ in 0..WORKERS {
-            self.server.unblock();
+        // Wakes the accept loop with a connection of its own (to loopback when the viewer
+        // listens on every address).
+        if let Some(mut addr) = self.addr() {
+            if addr.ip().is_unspecified() {
+                addr.set_ip(if addr.is_ipv4() { [127, 0, 0, 1].into() } else { std::net::Ipv6Addr::LOCALHOST.into() });
+            }
+            let _ = TcpStream::connect_timeout(&addr, Duration::from_secs(1));
         }
     }
 
@@ -111,104 +116,99 @@ impl Viewer {
         StopOnDrop(self)
     }
 
-    /// Answers requests on [`WORKERS`] threads, until [`Viewer::stop`] (or `limit` of them).
-    /// An upload's body is read on a thread of its own (at most [`MAX_READING`] at once), so that
-    /// a client sending it slowly, or not at all, holds no worker that other requests need.
+    /// Accepts connections until [`Viewer::stop`] (or `limit` of them), then waits for those
+    /// being served. Each connection goes to a thread that is waiting for one, or to a new
+    /// thread when none is (at most [`MAX_CONNECTIONS`] threads, each serving one connection at
+    /// a time; one more is answered `503` at once): a client sending slowly, or not at all,
+    /// holds only its own thread, and a burst of them holds up no other request. A thread left
+    /// waiting for [`IDLE_TIME`] ends.
     pub fn run(&self, limit: Option<usize>) {
-        let taken = AtomicUsize::new(0);
-        let reading = AtomicUsize::new(0);
+        let pool = Pool::default();
         std::thread::scope(|s| {
-            for _ in 0..WORKERS {
-                s.spawn(|| self.work(s, &taken, &reading, limit));
+            let mut taken = 0;
+            while !self.stopped.load(Ordering::SeqCst) && limit.is_none_or(|l| taken < l) {
+                let stream = match self.listener.accept() {
+                    Ok((stream, _)) => stream,
+                    // Out of descriptors, or a connection reset before it was taken: a moment
+                    // for the others to finish.
+                    Err(_) => {
+                        std::thread::sleep(Duration::from_millis(10));
+                        continue;
+                    }
+                };
+                if self.stopped.load(Ordering::SeqCst) {
+                    break;
+                }
+                taken += 1;
+                match pool.hand(stream) {
+                    Handed::Queued => {}
+                    Handed::NewThread(stream) => {
+                        let pool = &pool;
+                        s.spawn(move || pool.work(stream, |stream| self.serve(stream), &self.stopped));
+                    }
+                    Handed::Full(stream) => {
+                        let why = error_body("too many connections are open: try again");
+                        http::respond(stream, 503, &[("Content-Type", "application/json")], &why);
+                    }
+                }
             }
+            pool.stop();
         });
     }
 
-    /// One worker: takes a turn (one of `limit`), waits for a request and answers it, or hands
-    /// an upload to a thread of its own in `scope`.
-    fn work<'s>(
-        &'s self,
-        scope: &'s std::thread::Scope<'s, '_>,
-        taken: &'s AtomicUsize,
-        reading: &'s AtomicUsize,
-        limit: Option<usize>,
-    ) {
-        while !self.stopped.load(Ordering::SeqCst) {
-            if limit.is_some_and(|l| taken.fetch_add(1, Ordering::SeqCst) >= l) {
+    /// Reads one request and answers it; a panic while answering drops the connection (its
+    /// client sees it close) and nothing else.
+    fn serve(&self, stream: TcpStream) {
+        let mut request = match Request::read(stream) {
+            Ok(request) => request,
+            Err((stream, refused)) => {
+                if let Some(status) = refused.status {
+                    http::respond(stream, status, &[("Content-Type", "application/json")], &error_body(refused.why));
+                }
                 return;
             }
-            match self.server.recv() {
-                Ok(request) if is_upload(&request) && reading.fetch_add(1, Ordering::SeqCst) < MAX_READING => {
-                    scope.spawn(move || {
-                        self.answer_safely(request);
-                        reading.fetch_sub(1, Ordering::SeqCst);
-                    });
-                }
-                Ok(request) if is_upload(&request) => {
-                    reading.fetch_sub(1, Ordering::SeqCst);
-                    self.respond(request, Reply::error(503, "too many uploads are being read: try again"));
-                }
-                Ok(request) => self.answer_safely(request),
-                // Unblocked by `stop`, or the server can take no more connections: stop them all.
-                Err(_) if !self.stopped.load(Ordering::SeqCst) => self.stop(),
-                Err(_) => return,
-            }
+        };
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(&mut request)));
+        if let Ok(reply) = answered {
+            self.respond(request, reply);
         }
     }
 
-    /// Answers a request; a panic while answering it drops the request (its client sees the
-    /// connection close) and leaves the worker serving.
-    fn answer_safely(&self, request: Request) {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request)));
-    }
-
-    fn answer(&self, mut request: Request) {
-        let reply = match self.refusal(&request) {
+    fn answer(&self, request: &mut Request) -> Reply {
+        match self.refusal(request) {
             Some(why) => Reply::text(403, why),
-            None => self.route(&mut request),
-        };
-        self.respond(request, reply);
+            None => self.route(request),
+        }
     }
 
     fn respond(&self, request: Request, reply: Reply) {
-        let mut headers = Vec::new();
-        let fields = [
+        let headers = [
             ("Content-Type", reply.content_type),
             ("Cache-Control", "no-store"),
             ("X-Content-Type-Options", "nosniff"),
         ];
-        for (field, value) in fields {
-            if let Ok(h) = Header::from_bytes(field.as_bytes(), value.as_bytes()) {
-                headers.push(h);
-            }
-        }
-        let length = reply.body.as_ref().len();
-        let response = Response::new(StatusCode(reply.status), headers, Cursor::new(reply.body), Some(length), None);
-        // A client that went away is no concern of ours.
-        let _ = request.respond(response);
+        request.respond(reply.status, &headers, reply.body.as_ref());
     }
 
     /// Why a request is refused: a `Host` or an `Origin` that is not the viewer's.
     fn refusal(&self, request: &Request) -> Option<&'static str> {
-        let header =
-            |name: &'static str| request.headers().iter().find(|h| h.field.equiv(name)).map(|h| h.value.as_str());
-        self.own?.refusal(header("Host"), header("Origin"))
+        self.own?.refusal(request.header("Host"), request.header("Origin"))
     }
 
     fn route(&self, request: &mut Request) -> Reply {
-        let url = request.url().split('?').next().unwrap_or("").to_string();
-        match (request.method(), url.as_str()) {
-            (Method::Get, "/") => Reply::asset(ASSET_HTML, "text/html; charset=utf-8"),
-            (Method::Get, "/viewer.js") => Reply::asset(ASSET_JS, "text/javascript; charset=utf-8"),
-            (Method::Get, "/viewer.css") => Reply::asset(ASSET_CSS, "text/css; charset=utf-8"),
-            (Method::Get, "/api/games") => Reply::json(
+        let url = request.target.split('?').next().unwrap_or("").to_string();
+        match (request.method.as_str(), url.as_str()) {
+            ("GET", "/") => Reply::asset(ASSET_HTML, "text/html; charset=utf-8"),
+            ("GET", "/viewer.js") => Reply::asset(ASSET_JS, "text/javascript; charset=utf-8"),
+            ("GET", "/viewer.css") => Reply::asset(ASSET_CSS, "text/css; charset=utf-8"),
+            ("GET", "/api/games") => Reply::json(
                 200,
                 &json!(self.games.iter().map(|g| json!({"game": g.name(), "shows": g.shows()})).collect::<Vec<_>>()),
             ),
-            (Method::Get, "/api/documents") => Reply::json(200, &self.library().listing()),
-            (Method::Get, path) if path.starts_with("/api/documents/") => self.one(&path["/api/documents/".len()..]),
-            (Method::Get, path) if path.starts_with("/api/demo/") => self.demo(&path["/api/demo/".len()..]),
-            (Method::Post, "/api/documents") => self.upload(request),
+            ("GET", "/api/documents") => Reply::json(200, &self.library().listing()),
+            ("GET", path) if path.starts_with("/api/documents/") => self.one(&path["/api/documents/".len()..]),
+            ("GET", path) if path.starts_with("/api/demo/") => self.demo(&path["/api/demo/".len()..]),
+            ("POST", "/api/documents") => self.upload(request),
             (_, "/" | "/viewer.js" | "/viewer.css" | "/api/games" | "/api/documents") => {
                 Reply::error(405, "method not allowed")
             }
@@ -250,23 +250,22 @@ impl Viewer {
     }
 
     fn upload(&self, request: &mut Request) -> Reply {
-        if request.body_length().is_some_and(|n| n > MAX_UPLOAD) {
+        let length = match request.body_length() {
+            Ok(Some(n)) => n,
+            Ok(None) => 0,
+            Err(refused) => return Reply::error(refused.status.unwrap_or(400), refused.why),
+        };
+        if length > MAX_UPLOAD {
             return Reply::error(413, &format!("uploads are limited to {} MiB", MAX_UPLOAD >> 20));
         }
         let name = request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv("X-Name"))
-            .map(|h| h.value.as_str().chars().filter(|c| !c.is_control()).take(120).collect::<String>())
+            .header("X-Name")
+            .map(|v| v.chars().filter(|c| !c.is_control()).take(120).collect::<String>())
             .unwrap_or_else(|| "upload".into());
-        let mut body = Vec::new();
-        // One byte more than allowed tells an oversized body without a length.
-        if request.as_reader().take(MAX_UPLOAD as u64 + 1).read_to_end(&mut body).is_err() {
-            return Reply::error(400, "the upload could not be read");
-        }
-        if body.len() > MAX_UPLOAD {
-            return Reply::error(413, &format!("uploads are limited to {} MiB", MAX_UPLOAD >> 20));
-        }
+        let body = match request.read_body(length) {
+            Ok(body) => body,
+            Err(refused) => return Reply::error(refused.status.unwrap_or(400), refused.why),
+        };
         let Ok(text) = String::from_utf8(body) else { return Reply::error(400, "the upload is not UTF-8 text") };
         match document(self.games, &name, &text) {
             Ok(d) => Reply::json(201, &json!({"id": self.library().add(&d, Source::Upload).id})),
@@ -275,9 +274,88 @@ impl Viewer {
     }
 }
 
-/// Whether a request is an upload, whose body may take its client a long time to send.
-fn is_upload(request: &Request) -> bool {
-    *request.method() == Method::Post
+/// How long a thread of the server waits for a connection before it ends.
+pub const IDLE_TIME: Duration = Duration::from_secs(10);
+
+/// The threads that serve connections: how many there are, how many wait for one, and the
+/// connections handed to those that wait.
+#[derive(Default)]
+struct Pool {
+    state: Mutex<PoolState>,
+    ready: Condvar,
+}
+
+#[derive(Default)]
+struct PoolState {
+    threads: usize,
+    waiting: usize,
+    queue: VecDeque<TcpStream>,
+    stopped: bool,
+}
+
+/// Where [`Pool::hand`] put a connection.
+enum Handed {
+    /// To a thread that waits (each queued connection has a waiting thread of its own).
+    Queued,
+    /// To a new thread, counted: start it.
+    NewThread(TcpStream),
+    /// Nowhere: there are [`MAX_CONNECTIONS`] threads, all busy.
+    Full(TcpStream),
+}
+
+impl Pool {
+    fn lock(&self) -> MutexGuard<'_, PoolState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn hand(&self, stream: TcpStream) -> Handed {
+        let mut state = self.lock();
+        if state.waiting > state.queue.len() {
+            state.queue.push_back(stream);
+            self.ready.notify_one();
+            Handed::Queued
+        } else if state.threads < MAX_CONNECTIONS {
+            state.threads += 1;
+            Handed::NewThread(stream)
+        } else {
+            Handed::Full(stream)
+        }
+    }
+
+    /// A thread's life: serves `first`, then each connection handed to it, until it has
+    /// waited [`IDLE_TIME`] for one or the pool stops.
+    fn work(&self, first: TcpStream, serve: impl Fn(TcpStream), stopped: &AtomicBool) {
+        let mut next = Some(first);
+        while let Some(stream) = next.take() {
+            serve(stream);
+            let mut state = self.lock();
+            state.waiting += 1;
+            loop {
+                if let Some(stream) = state.queue.pop_front() {
+                    next = Some(stream);
+                    break;
+                }
+                if state.stopped || stopped.load(Ordering::SeqCst) {
+                    break;
+                }
+                let (s, wait) = self.ready.wait_timeout(state, IDLE_TIME).unwrap_or_else(|e| e.into_inner());
+                state = s;
+                if wait.timed_out() && state.queue.is_empty() {
+                    break;
+                }
+            }
+            state.waiting -= 1;
+            if next.is_none() {
+                state.threads -= 1;
+            }
+        }
+    }
+
+    /// Ends the threads that wait (those serving end when done).
+    fn stop(&self) {
+        self.lock().stopped = true;
+        self.ready.notify_all();
+    }
 }
 
 /// See [`Viewer::stop_on_drop`].
@@ -327,14 +405,19 @@ impl Reply {
         Reply { status, content_type: "text/plain; charset=utf-8", body: Body::Static(why.as_bytes()) }
     }
     fn error(status: u16, why: &str) -> Reply {
-        Reply::json(status, &json!({ "error": why }))
+        Reply { status, content_type: "application/json", body: Body::Owned(error_body(why)) }
     }
+}
+
+/// The JSON of an error: `{"error": why}`.
+fn error_body(why: &str) -> Vec<u8> {
+    json!({ "error": why }).to_string().into_bytes()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
+    use std::io::{Read, Write};
     use std::net::TcpStream;
     use std::time::{Duration, Instant};
 
@@ -469,34 +552,28 @@ mod tests {
 
     #[test]
     fn slow_clients_hold_up_no_other_request() {
+        const SLOW: usize = 10;
         let viewer = Viewer::bind("127.0.0.1:0", GAMES, Vec::new(), 1).unwrap();
         let addr = viewer.addr().unwrap();
         std::thread::scope(|s| {
             s.spawn(|| viewer.run(None));
             let _stop = viewer.stop_on_drop();
-            // More uploads than workers, each announced at 100 bytes and sent a byte at a time
-            // (then not at all), and as many clients stalled in their headers. They come a
-            // few milliseconds apart: the HTTP library gives each connection a thread of a
-            // pool that grows as connections come, but a burst of them faster than its idle
-            // threads wake can queue one behind the stalled ones (a limit of the library,
-            // not of the workers this tests).
-            let pause = || std::thread::sleep(Duration::from_millis(20));
+            // Ten uploads, each announced at 100 bytes and sent a byte at a time (then not at
+            // all), and ten clients stalled in their headers, all connecting at once.
             let head = format!("POST /api/documents HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 100\r\n\r\n{{");
             let mut slow = Vec::new();
-            for _ in 0..WORKERS + 2 {
+            for _ in 0..SLOW {
                 let mut c = TcpStream::connect(addr).unwrap();
                 c.write_all(head.as_bytes()).unwrap();
                 slow.push(c);
-                pause();
             }
-            for _ in 0..WORKERS + 2 {
+            for _ in 0..SLOW {
                 let mut c = TcpStream::connect(addr).unwrap();
                 c.write_all(b"GET /api/games HTTP/1.1\r\nHo").unwrap();
                 slow.push(c);
-                pause();
             }
             for _ in 0..3 {
-                for c in &mut slow[..WORKERS + 2] {
+                for c in &mut slow[..SLOW] {
                     c.write_all(b" ").unwrap();
                 }
                 let start = Instant::now();
