@@ -42,6 +42,7 @@ use crate::engine::{Board, Pos, Reach, Rules, Unit, lock_points};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
 use crate::solver::PHRASE_BONUS;
+use crate::solver::automaton::{self, LETTERS, MAX_PHRASES};
 
 /// Longest source (units a game) the exact search takes.
 pub(crate) const MAX_UNITS: usize = 8;
@@ -49,9 +50,6 @@ pub(crate) const MAX_UNITS: usize = 8;
 /// Most states kept: about 130 MB of table (a state and its entry take 65 bytes, in a table of
 /// twice as many slots at most). The table is emptied when full.
 const MAX_STATES: usize = 1 << 20;
-
-/// Most phrases (their first uses are a bit set).
-const MAX_PHRASES: usize = 32;
 
 /// The states solved between two looks at the clock.
 const CLOCK_EVERY: u64 = 1 << 12;
@@ -68,10 +66,7 @@ const FIRST_WIDTH: usize = 16;
 const LAST_WIDTH: usize = 1 << 14;
 const BEAM_SHARE: u32 = 2;
 
-/// The letters: every character that spells a command.
-const LETTERS: usize = 36;
-
-/// An Aho–Corasick automaton of the phrases over the letters, with what the bounds need.
+/// The phrases' automaton (see [`automaton`]), with what the bounds need.
 #[derive(Clone, Debug)]
 struct Automaton {
     /// `next[s * LETTERS + letter]`.
@@ -91,54 +86,8 @@ struct Automaton {
 
 impl Automaton {
     fn new(phrases: &[Vec<u8>], letter_of: &[u8; 256], down: &[bool]) -> Automaton {
-        const NONE: u16 = u16::MAX;
-        // The trie of the phrases; each state's text.
-        let mut goto: Vec<[u16; LETTERS]> = vec![[NONE; LETTERS]];
-        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
-        let mut own: Vec<u32> = vec![0];
-        for (i, p) in phrases.iter().enumerate() {
-            let mut s = 0;
-            for &b in p {
-                let l = usize::from(letter_of[usize::from(b)]);
-                if goto[s][l] == NONE {
-                    goto[s][l] = goto.len() as u16;
-                    goto.push([NONE; LETTERS]);
-                    let mut t = texts[s].clone();
-                    t.push(l as u8);
-                    texts.push(t);
-                    own.push(0);
-                }
-                s = usize::from(goto[s][l]);
-            }
-            own[s] |= 1 << i;
-        }
-        // Breadth first: each state's transitions from its failure state's, which is nearer the
-        // root and so already complete.
-        let n = goto.len();
-        let mut next = vec![0u16; n * LETTERS];
-        let mut ends = own;
-        let mut fail = vec![0usize; n];
-        let mut queue = std::collections::VecDeque::new();
-        for l in 0..LETTERS {
-            if goto[0][l] != NONE {
-                next[l] = goto[0][l];
-                queue.push_back(usize::from(goto[0][l]));
-            }
-        }
-        while let Some(s) = queue.pop_front() {
-            ends[s] |= ends[fail[s]];
-            for l in 0..LETTERS {
-                let via_fail = next[fail[s] * LETTERS + l];
-                if goto[s][l] == NONE {
-                    next[s * LETTERS + l] = via_fail;
-                } else {
-                    let t = usize::from(goto[s][l]);
-                    fail[t] = usize::from(via_fail);
-                    next[s * LETTERS + l] = goto[s][l];
-                    queue.push_back(t);
-                }
-            }
-        }
+        let listed: Vec<&[u8]> = phrases.iter().map(Vec::as_slice).collect();
+        let automaton::Automaton { next, ends, texts, .. } = automaton::Automaton::new(&listed);
         let points = ends
             .iter()
             .map(|&m| (0..phrases.len()).filter(|&i| m >> i & 1 == 1).map(|i| 2 * phrases[i].len() as i64).sum())

@@ -22,6 +22,7 @@
 //! * `unturned`: the exact best text of a unit that cannot turn;
 //! * `bridge`: phrases that cross a lock, split between two or three units;
 //! * `walk`: where a phrase's commands take a unit, worked out once per phrase;
+//! * `automaton`: the phrases' automaton (Aho–Corasick), for `exact` and `unturned`;
 //! * [`beam`]: the beam search over lock positions ([`beam::Plan`]);
 //! * [`features`]: the position evaluation and its [`Weights`].
 
@@ -30,6 +31,7 @@
 pub(crate) const PHRASE_BONUS: i64 = 300;
 
 mod anytime;
+mod automaton;
 pub mod beam;
 mod bridge;
 mod exact;

@@ -3,7 +3,7 @@
 //! Such a unit only moves west, east and down (a turn would bring it back to where it stands),
 //! so its walk is simple: within a row it runs one way from where it entered (coming back would
 //! repeat a position), then moves down. The points of a text depend on its letters through the
-//! phrases that end at each letter, which an automaton of the phrases (Aho–Corasick) tracks.
+//! phrases that end at each letter, which the phrases' automaton (Aho–Corasick, see `automaton`) tracks.
 //! The walks therefore form a graph without cycles over
 //!
 //! ```text
@@ -20,6 +20,7 @@ use crate::command::Command;
 use crate::engine::{Board, Pos, Rules, Unit};
 use crate::phrase::Phrases;
 use crate::solver::PHRASE_BONUS;
+use crate::solver::automaton::Automaton;
 
 /// Most phrases without a turn this exact search follows (states grow as `2^n`).
 const MAX_PHRASES: usize = 4;
@@ -45,43 +46,6 @@ fn turns_back(cmd: Command, run: usize) -> bool {
 
 /// Each phrase's lower-cased text, and whether it has a turn.
 pub(crate) type Listed<'a> = [(&'a [u8], bool)];
-
-/// An automaton of phrases: the longest phrase prefix that ends the text so far.
-#[derive(Clone, Debug)]
-struct Automaton {
-    /// `next[s * 256 + byte]`.
-    next: Vec<u16>,
-    /// Per state: the phrases (indices into the search's list) that end there.
-    ends: Vec<Vec<usize>>,
-}
-
-impl Automaton {
-    fn new(phrases: &[&[u8]]) -> Automaton {
-        // States are the distinct prefixes of the phrases.
-        let mut prefixes: Vec<Vec<u8>> = vec![Vec::new()];
-        for p in phrases {
-            for k in 1..=p.len() {
-                if !prefixes.iter().any(|q| q.as_slice() == &p[..k]) {
-                    prefixes.push(p[..k].to_vec());
-                }
-            }
-        }
-        let index = |s: &[u8]| prefixes.iter().position(|q| q.as_slice() == s);
-        // From the text `prefix + byte`, the longest suffix that is a prefix (states are few:
-        // this plain construction is fast enough).
-        let mut next = vec![0u16; prefixes.len() * 256];
-        for (s, prefix) in prefixes.iter().enumerate() {
-            for byte in 0..=255u8 {
-                let mut text = prefix.clone();
-                text.push(byte);
-                let to = (0..=text.len()).find_map(|k| index(&text[k..])).unwrap_or(0);
-                next[s * 256 + usize::from(byte)] = to as u16;
-            }
-        }
-        let ends = prefixes.iter().map(|q| (0..phrases.len()).filter(|&i| q.ends_with(phrases[i])).collect()).collect();
-        Automaton { next, ends }
-    }
-}
 
 /// What the exact search needs of the phrases, made once: the automaton of those a unit that
 /// cannot turn can spell (the phrases without a turn), their texts, and their indices among all.
@@ -124,12 +88,11 @@ impl Turnless {
         let (mut steps, mut step_at) = (Vec::new(), [(0, 0); 4]);
         for (m, letters) in letters.iter().enumerate() {
             step_at[m] = (steps.len(), letters.len());
-            for s in 0..auto.ends.len() {
+            for s in 0..auto.states() {
                 for &b in letters {
-                    let to = auto.next[s * 256 + usize::from(b)];
-                    let ends = &auto.ends[usize::from(to)];
-                    let points = ends.iter().map(|&p| 2 * texts[p].len() as i32).sum();
-                    steps.push((to, points, ends.iter().fold(0u32, |mask, &p| mask | 1 << p), b));
+                    let to = auto.step(s, b);
+                    let points = auto.ends_at(to).map(|p| 2 * texts[p].len() as i32).sum();
+                    steps.push((to as u16, points, auto.ends[to], b));
                 }
             }
         }
@@ -167,7 +130,7 @@ impl Turnless {
         }
         let fresh: Vec<bool> = self.spellable.iter().map(|&i| !used[i]).collect();
         let auto = &self.auto;
-        let start = tail.iter().fold(0, |s, &b| usize::from(auto.next[s * 256 + usize::from(b.to_ascii_lowercase())]));
+        let start = tail.iter().fold(0, |s, &b| auto.step(s, b.to_ascii_lowercase()));
         let mut search = Search::new(rules, board, unit, target, (auto, &self.texts, bonus), &fresh);
         search.solve_all();
         search.spell_out(start)
@@ -195,7 +158,7 @@ impl Turnless {
         let pack = |mask: usize| fresh.iter().enumerate().fold(0, |c, (b, &p)| c | (mask >> p & 1) << b);
         let packed: Vec<usize> = (0..1 << k).map(pack).collect();
         let unpack = |c: usize| fresh.iter().enumerate().fold(0, |m, (b, &p)| m | ((c >> b & 1) << p) as u32);
-        let (width, height, states) = (rules.width, rules.height, self.auto.ends.len());
+        let (width, height, states) = (rules.width, rules.height, self.auto.states());
         let (sx, y0) = (unit.spawn.x as usize, unit.spawn.y as usize);
         // States: (row from the spawn's, column, run, automaton state, phrases first used).
         let cell = |x: usize, y: usize| (y - y0) * width + x;
@@ -285,7 +248,7 @@ impl Turnless {
         let mut search = Search::new(rules, board, unit, target, (&self.auto, &self.texts, bonus), &fresh);
         search.solve_all();
         let spawn = unit.spawn;
-        let values = (0..self.auto.ends.len())
+        let values = (0..self.auto.states())
             .map(|s| search.value[search.at(i32::from(spawn.x), i32::from(spawn.y), ENTERED, s, 0)].max(0))
             .collect();
         Some(values)
@@ -370,7 +333,7 @@ impl<'a> Search<'a> {
         // A unit that cannot turn is one cell at its pivot: the pivot stays on the board.
         let (x0, cols, y0) = (0, rules.width, i32::from(unit.spawn.y));
         let rows = (i32::from(target.y) - y0 + 1).max(0) as usize;
-        let n = (rows * cols * RUNS * auto.ends.len()) << texts.len();
+        let n = (rows * cols * RUNS * auto.states()) << texts.len();
         Search {
             rules,
             board,
@@ -391,7 +354,7 @@ impl<'a> Search<'a> {
     /// The index of a state.
     fn at(&self, x: i32, y: i32, run: usize, s: usize, first: usize) -> usize {
         let cell = (y - self.y0) as usize * self.cols + (x - self.x0) as usize;
-        (((cell * RUNS + run) * self.auto.ends.len() + s) << self.texts.len()) + first
+        (((cell * RUNS + run) * self.auto.states() + s) << self.texts.len()) + first
     }
 
     /// Whether the unit fits with its pivot at column `x`, row `y` (within the search's box).
@@ -403,9 +366,9 @@ impl<'a> Search<'a> {
     /// The points of spelling `byte` in automaton state `s` with phrases `first` used first
     /// by this text: the next state, the points and the phrases used first after it.
     fn letter(&self, s: usize, first: usize, byte: u8) -> (usize, i64, usize) {
-        let to = usize::from(self.auto.next[s * 256 + usize::from(byte)]);
+        let to = self.auto.step(s, byte);
         let (mut points, mut now) = (0, first);
-        for &p in &self.auto.ends[to] {
+        for p in self.auto.ends_at(to) {
             points += 2 * self.texts[p].len() as i64;
             if self.fresh[p] && now >> p & 1 == 0 {
                 points += PHRASE_BONUS;
@@ -417,7 +380,7 @@ impl<'a> Search<'a> {
 
     /// Solves every state.
     fn solve_all(&mut self) {
-        let (states, firsts) = (self.auto.ends.len(), 1usize << self.texts.len());
+        let (states, firsts) = (self.auto.states(), 1usize << self.texts.len());
         let (left, right) = (self.x0, self.x0 + self.cols as i32 - 1);
         for y in (self.y0..=i32::from(self.target.y)).rev() {
             // Runs east depend on the column east of them, runs west on the one west; an entry
@@ -633,8 +596,8 @@ mod tests {
         };
         // A bonus by where the text ends: 40 after "...ia! i" (the next unit could finish it).
         let auto = Automaton::new(&[b"ei!".as_slice(), b"ia! ia!".as_slice()]);
-        let state = |t: &str| t.bytes().fold(0, |s, b| usize::from(auto.next[s * 256 + usize::from(b)]));
-        let bonus: Vec<i64> = (0..auto.ends.len()).map(|s| if s == state("ia! i") { 40 } else { 0 }).collect();
+        let state = |t: &str| t.bytes().fold(0, |s, b| auto.step(s, b));
+        let bonus: Vec<i64> = (0..auto.states()).map(|s| if s == state("ia! i") { 40 } else { 0 }).collect();
         let turnless = Turnless::new(&list).unwrap();
         let mut compared = 0;
         for (case, (_, rules, board)) in boards(5, 8).iter().enumerate() {
