@@ -124,6 +124,74 @@ impl Band {
     }
 }
 
+/// What one search is asked: the longest path from `start` to a lock at `target`, where
+/// `blocked` are cells of the start's row already used, `used[i]` says whether phrase `i`
+/// already occurs in the game, and `bridges` are the phrases the next unit may finish.
+struct Query<'q> {
+    reach: &'q Reach,
+    unit: &'q Unit,
+    start: Pos,
+    blocked: &'q [Pos],
+    target: Pos,
+    used: &'q [bool],
+    bridges: &'q [Bridge],
+}
+
+/// What one search makes before it starts (see [`Speller::tables`]).
+struct Tables {
+    /// The phrases worth trying (indices into the speller's phrases).
+    candidates: Vec<usize>,
+    /// Per row, each candidate's walks from the row and which fit from each start (see
+    /// [`Speller::row_phrases`]); `words` words of candidates a start.
+    walks: Vec<RowWalks>,
+    live: Vec<u64>,
+    words: usize,
+    /// Each candidate's moves as differences of keys, per start turn and row parity: from
+    /// `keyed[keyed_at[TURNS * c + turn]..]` (see [`Route::key_steps`]).
+    keyed: Vec<isize>,
+    keyed_at: Vec<usize>,
+    /// Where each bridge's head starts (its key) and the bridge, sorted.
+    heads: Vec<(usize, usize)>,
+    /// Layers of the search, and the target's key.
+    layers: usize,
+    target_key: usize,
+}
+
+/// A position being left: where it is, its key on the first layer and on its own (`kq`), its
+/// layer, its best score and its bit in the row's masks.
+#[derive(Copy, Clone, Debug)]
+struct At {
+    pos: Pos,
+    key: usize,
+    kq: usize,
+    layer: usize,
+    here: i64,
+    bit: u32,
+}
+
+/// The best end found so far: its points, the key it leaves from and its last segment.
+struct End {
+    points: i64,
+    key: usize,
+    segment: Segment,
+}
+
+impl End {
+    fn offer(&mut self, points: i64, key: usize, segment: Segment) {
+        if points > self.points {
+            *self = End { points, key, segment };
+        }
+    }
+}
+
+/// Buffers of the loop over a row's positions: the cells of the row after the current entry's
+/// walk, and the cells a phrase must keep clear of.
+#[derive(Default)]
+struct Scratch {
+    suffix: Vec<usize>,
+    forbid: Vec<usize>,
+}
+
 /// Plans units' texts; keeps its buffers between units.
 #[derive(Clone, Debug)]
 pub struct Speller {
@@ -259,7 +327,8 @@ impl Speller {
         let mut walker = start.clone();
         for _ in 0..ATTEMPTS {
             let blocked: Vec<Pos> = walker.row.iter().copied().filter(|&p| p != walker.at).collect();
-            let Some(segments) = self.search(&reach, unit, walker.at, &blocked, target, used, bridges) else { break };
+            let query = Query { reach: &reach, unit, start: walker.at, blocked: &blocked, target, used, bridges };
+            let Some(segments) = self.search(&query) else { break };
             if walker.follow(&reach, unit, target, &segments, &self.phrases, bridges) {
                 let bridge = match segments.last() {
                     Some(Segment::Bridge(b)) => Some(*b as usize),
@@ -285,182 +354,230 @@ impl Speller {
         plain_text(&Reach::new(rules, board, unit), unit, target)
     }
 
-    /// The longest path from `start` to a lock at `target`; `blocked` are cells of the start's
-    /// row already used. Returns the segments in order.
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &mut self,
-        reach: &Reach,
-        unit: &Unit,
-        start: Pos,
-        blocked: &[Pos],
-        target: Pos,
-        used: &[bool],
-        bridges: &[Bridge],
-    ) -> Option<Vec<Segment>> {
-        let n = reach.keys();
+    /// The longest path of `q`: its segments in order.
+    fn search(&mut self, q: &Query<'_>) -> Option<Vec<Segment>> {
+        let n = q.reach.keys();
         // Layer l: l phrases new to the game spelled so far by this unit.
-        let layers = 1 + used.iter().filter(|&&u| !u).count().min(MAX_NEW);
-        self.best.clear();
-        self.best.resize(layers * n, NONE);
-        self.back.clear();
-        self.back.resize(layers * n, Back::None);
-        self.entry.resize(layers * n, 0);
-        self.parent.resize(layers * n, 0);
-        self.new.clear();
-        self.new.resize(layers * n, [NO_PHRASE; MAX_NEW]);
-        if self.stamp.len() < layers * n {
-            self.stamp.resize(layers * n, 0);
-        }
-        let s = reach.key(start)?;
+        let layers = 1 + q.used.iter().filter(|&&u| !u).count().min(MAX_NEW);
+        self.clear_layers(layers * n);
+        let s = q.reach.key(q.start)?;
         self.best[s] = 0;
         self.back[s] = Back::Start;
-        let ty = target.y as i32;
-        let kt = reach.key(target)?;
-        let mut end: (i64, usize, Segment) = (NONE, 0, Segment::Lock);
+        let kt = q.reach.key(q.target)?;
+        let mut t = self.tables(q, layers, kt);
+        let mut end = End { points: NONE, key: 0, segment: Segment::Lock };
+        let mut scratch = Scratch::default();
+        for y in q.start.y as i32..=q.target.y as i32 {
+            let band = self.band;
+            // The row's positions, with their keys on the first layer.
+            let row: Vec<(Pos, usize)> =
+                q.reach.reachable_in_row(y).filter(|(p, _)| band.holds(p.x as i32, y)).collect();
+            self.row_phrases(q.reach, (&row, y), q.target, &t.candidates, &mut t.walks, &mut t.live);
+            for layer in 0..layers {
+                self.close_row(q.reach, q.unit, &row, layer * n, q.blocked);
+                self.leave_row(q, &t, (&row, y, layer), &mut end, &mut scratch);
+            }
+        }
+        if end.points == NONE {
+            return None;
+        }
+        self.segments(q.reach, end.key, end.segment)
+    }
+
+    /// Empties the tables of `len` keys (all layers).
+    fn clear_layers(&mut self, len: usize) {
+        self.best.clear();
+        self.best.resize(len, NONE);
+        self.back.clear();
+        self.back.resize(len, Back::None);
+        self.entry.resize(len, 0);
+        self.parent.resize(len, 0);
+        self.new.clear();
+        self.new.resize(len, [NO_PHRASE; MAX_NEW]);
+        if self.stamp.len() < len {
+            self.stamp.resize(len, 0);
+        }
+    }
+
+    /// The tables of one search: its candidate phrases and their moves, and where the bridges'
+    /// heads start.
+    fn tables(&mut self, q: &Query<'_>, layers: usize, target_key: usize) -> Tables {
         // A bridge's head ends at the target, so it can only start at one position: its moves
         // undone from the target. Sorted by that position's key.
-        let mut heads: Vec<(usize, usize)> = bridges
+        let mut heads: Vec<(usize, usize)> = q
+            .bridges
             .iter()
             .enumerate()
             .filter_map(|(b, bridge)| {
                 let (_, moves) = bridge.head.split_last()?;
-                let from = moves.iter().rev().fold(target, |p, &c| undo(unit, p, c));
-                Some((reach.reachable_key(from)?, b))
+                let from = moves.iter().rev().fold(q.target, |p, &c| undo(q.unit, p, c));
+                Some((q.reach.reachable_key(from)?, b))
             })
             .collect();
         heads.sort_unstable();
-        let (mut forbid, mut suffix) = (Vec::new(), Vec::new());
         // The phrases worth trying: not used yet, or worth repeating; chains only for units
         // that cannot turn.
         let candidates: Vec<usize> = (0..self.phrases.len())
             .filter(|&i| {
                 let p = &self.phrases[i];
-                (!used[p.base] || p.repeat) && (!p.chain || unit.period == 1)
+                (!q.used[p.base] || p.repeat) && (!p.chain || q.unit.period == 1)
             })
             .collect();
-        self.make_routes(unit.period);
-        let (period, parity) = (unit.period as usize, |y: i32| (y & 1) as usize);
-        let (cands, words) = (candidates.len(), candidates.len().div_ceil(64));
-        let mut walks = vec![RowWalks::default(); period * cands];
-        let mut live = vec![0u64; period * 128 * words];
+        self.make_routes(q.unit.period);
+        let (period, cands) = (q.unit.period as usize, candidates.len());
+        let words = cands.div_ceil(64);
         // Each candidate's moves as differences of keys, per start turn and row parity: from
         // `keyed[keyed_at[TURNS * c + turn]..]` (see [`Route::key_steps`]).
         let (mut keyed, mut keyed_at) = (Vec::new(), Vec::with_capacity(TURNS * cands));
         for &i in &candidates {
             for turn in 0..TURNS {
                 keyed_at.push(keyed.len());
-                self.routes[period][TURNS * i + turn].key_steps(reach, (turn % 2) as i32, &mut keyed);
+                self.routes[period][TURNS * i + turn].key_steps(q.reach, (turn % 2) as i32, &mut keyed);
             }
         }
-        for y in start.y as i32..=ty {
-            let band = self.band;
-            // The row's positions, with their keys on the first layer.
-            let row: Vec<(Pos, usize)> = reach.reachable_in_row(y).filter(|(q, _)| band.holds(q.x as i32, y)).collect();
-            self.row_phrases(reach, (&row, y), target, &candidates, &mut walks, &mut live);
-            for layer in 0..layers {
-                let base = layer * n;
-                self.close_row(reach, unit, &row, base, blocked);
-                let mut last_entry = usize::MAX;
-                for &(q, key) in &row {
-                    let kq = base + key;
-                    let here = self.best[kq];
-                    if here == NONE {
-                        continue;
+        Tables {
+            walks: vec![RowWalks::default(); period * cands],
+            live: vec![0u64; period * 128 * words],
+            candidates,
+            words,
+            keyed,
+            keyed_at,
+            heads,
+            layers,
+            target_key,
+        }
+    }
+
+    /// Every way out of the positions of pivot row `y` on layer `layer`, reached by now: a
+    /// lock at the target, a move down, a phrase, the head of a bridge.
+    fn leave_row(
+        &mut self,
+        q: &Query<'_>,
+        t: &Tables,
+        (row, y, layer): (&[(Pos, usize)], i32, usize),
+        end: &mut End,
+        scratch: &mut Scratch,
+    ) {
+        let n = q.reach.keys();
+        let base = layer * n;
+        let mut last_entry = usize::MAX;
+        for &(p, key) in row {
+            let kq = base + key;
+            let here = self.best[kq];
+            if here == NONE {
+                continue;
+            }
+            if key == t.target_key {
+                end.offer(here, kq, Segment::Lock);
+            }
+            if y < q.target.y as i32 {
+                self.moves_down(q, p, kq, base);
+            }
+            let bit = (key % 128) as u32;
+            let mine = &t.live[(128 * p.r as usize + bit as usize) * t.words..][..t.words];
+            // Heads of phrases the next unit finishes that start here.
+            let first = t.heads.partition_point(|&(k, _)| k < key);
+            let heads = &t.heads[first..];
+            let heads = &heads[..heads.iter().take_while(|&&(k, _)| k == key).count()];
+            if mine.iter().all(|&w| w == 0) && heads.is_empty() {
+                continue; // no phrase can be walked from here
+            }
+            let e = self.entry[kq] as usize % n;
+            if e != last_entry {
+                self.suffix(q.reach, q.unit, e, base, q.blocked, &mut scratch.suffix);
+                last_entry = e;
+            }
+            self.forbidden(kq, n, scratch);
+            let at = At { pos: p, key, kq, layer, here, bit };
+            self.phrases_from(q, t, at, mine, &scratch.forbid, end);
+            self.bridges_from(q, at, heads, &scratch.forbid, end);
+        }
+    }
+
+    /// The two moves down from position `p` (key `kq`, layer from `base`).
+    fn moves_down(&mut self, q: &Query<'_>, p: Pos, kq: usize, base: usize) {
+        let here = self.best[kq];
+        for cmd in [Command::SW, Command::SE] {
+            if let Some(to) = q.reach.reachable_key(q.unit.step(p, cmd)) {
+                let new = self.new[kq];
+                self.relax(base + to, here, Back::Down { from: kq as u32, cmd }, new);
+            }
+        }
+    }
+
+    /// The cells a phrase from key `kq` must keep clear of: those of its row after its entry's
+    /// walk ([`Scratch::suffix`]) and the last cells of the walk to it (a phrase must not turn
+    /// back onto them).
+    fn forbidden(&self, kq: usize, n: usize, scratch: &mut Scratch) {
+        scratch.forbid.clear();
+        scratch.forbid.extend_from_slice(&scratch.suffix);
+        let mut k = kq;
+        for _ in 0..WALK_MEMORY {
+            let up = self.parent[k] as usize;
+            if up == k {
+                break;
+            }
+            scratch.forbid.push(up % n);
+            k = up;
+        }
+    }
+
+    /// Every candidate phrase that can be walked from `at` (those of `mine`, a bit each),
+    /// avoiding the keys of `forbid`: one that ends with a move down lifts the way there, one
+    /// that locks at the target may end the search.
+    fn phrases_from(&mut self, q: &Query<'_>, t: &Tables, at: At, mine: &[u64], forbid: &[usize], end: &mut End) {
+        let (n, period) = (q.reach.keys(), q.unit.period as usize);
+        let (base, cands) = (at.layer * n, t.candidates.len());
+        let turn = 2 * at.pos.r as usize + (at.pos.y & 1) as usize;
+        let row_walks = &t.walks[at.pos.r as usize * cands..][..cands];
+        let fitting = mine.iter().enumerate().flat_map(|(j, &w)| ones(w.into()).map(move |c| 64 * j + c));
+        for c in fitting {
+            let (i, w) = (t.candidates[c], row_walks[c]);
+            let (of, was_used) = (self.phrases[i].base, q.used[self.phrases[i].base]);
+            // A phrase new to the game (and to this way down) lifts the way to the next layer,
+            // with its bonus; on the last layer only a phrase that ends the unit still gets it.
+            let fresh = !was_used && !self.new[at.kq].contains(&(of as u16));
+            let lifts = fresh && at.layer + 1 < t.layers;
+            let (points, downs) = (self.phrases[i].points, self.phrases[i].downs);
+            let steps = &t.keyed[t.keyed_at[TURNS * c + turn]..];
+            match self.routes[period][TURNS * i + turn].walk_at(w, (at.bit, at.key), forbid, steps) {
+                Walk::Ends(to) if downs > 0 => {
+                    let (gain, k) = match lifts {
+                        true => (at.here + PHRASE_BONUS + points, base + n + to),
+                        false => (at.here + points, base + to),
+                    };
+                    let mut new = self.new[at.kq];
+                    if lifts {
+                        new[at.layer] = of as u16;
                     }
-                    if kq == base + kt && here > end.0 {
-                        end = (here, kq, Segment::Lock);
-                    }
-                    if y < ty {
-                        for cmd in [Command::SW, Command::SE] {
-                            if let Some(to) = reach.reachable_key(unit.step(q, cmd)) {
-                                let new = self.new[kq];
-                                self.relax(base + to, here, Back::Down { from: kq as u32, cmd }, new);
-                            }
-                        }
-                    }
-                    let bit = (key % 128) as u32;
-                    let mine = &live[(128 * q.r as usize + bit as usize) * words..][..words];
-                    // Heads of phrases the next unit finishes that start here.
-                    let here_key = kq - base;
-                    let first = heads.partition_point(|&(k, _)| k < here_key);
-                    let here_heads = heads[first..].iter().take_while(|&&(k, _)| k == here_key);
-                    if mine.iter().all(|&w| w == 0) && here_heads.clone().next().is_none() {
-                        continue; // no phrase can be walked from here
-                    }
-                    let e = self.entry[kq] as usize % n;
-                    if e != last_entry {
-                        self.suffix(reach, unit, e, base, blocked, &mut suffix);
-                        last_entry = e;
-                    }
-                    forbid.clear();
-                    forbid.extend_from_slice(&suffix);
-                    // The last cells of the walk to here: a phrase must not turn back onto them.
-                    let mut k = kq;
-                    for _ in 0..WALK_MEMORY {
-                        let up = self.parent[k] as usize;
-                        if up == k {
-                            break;
-                        }
-                        forbid.push(up % n);
-                        k = up;
-                    }
-                    let turn = 2 * q.r as usize + parity(y);
-                    let row_walks = &walks[q.r as usize * cands..][..cands];
-                    let fitting = mine.iter().enumerate().flat_map(|(j, &w)| ones(w.into()).map(move |c| 64 * j + c));
-                    for c in fitting {
-                        let (i, w) = (candidates[c], row_walks[c]);
-                        let (of, was_used) = (self.phrases[i].base, used[self.phrases[i].base]);
-                        // A phrase new to the game (and to this way down) lifts the way to the
-                        // next layer, with its bonus; on the last layer only a phrase that
-                        // ends the unit still gets it.
-                        let fresh = !was_used && !self.new[kq].contains(&(of as u16));
-                        let lifts = fresh && layer + 1 < layers;
-                        let points = self.phrases[i].points;
-                        let p = &self.phrases[i];
-                        let steps = &keyed[keyed_at[TURNS * c + turn]..];
-                        let walked = self.routes[period][TURNS * i + turn].walk_at(w, (bit, key), &forbid, steps);
-                        match walked {
-                            Walk::Ends(to) if p.downs > 0 => {
-                                let (gain, k) = match lifts {
-                                    true => (here + PHRASE_BONUS + points, base + n + to),
-                                    false => (here + points, base + to),
-                                };
-                                let mut new = self.new[kq];
-                                if lifts {
-                                    new[layer] = of as u16;
-                                }
-                                self.relax(k, gain, Back::Phrase { from: kq as u32, phrase: i as u16 }, new);
-                            }
-                            Walk::Locks(at) if at == kt && here + points + PHRASE_BONUS * fresh as i64 > end.0 => {
-                                end =
-                                    (here + points + PHRASE_BONUS * fresh as i64, kq, Segment::LockingPhrase(i as u16));
-                            }
-                            _ => {}
-                        }
-                    }
-                    // Heads of phrases the next unit finishes: new phrases, bonus and all.
-                    for &(_, b) in here_heads {
-                        let bridge = &bridges[b];
-                        let fresh = !self.new[kq].contains(&(bridge.phrase as u16));
-                        let gain =
-                            here + PHRASE_BONUS * fresh as i64 + 2 * self.phrases[bridge.phrase].text.len() as i64;
-                        if gain <= end.0 {
-                            continue;
-                        }
-                        // The step-by-step walk takes the cells to avoid as positions.
-                        let avoid: Vec<Pos> = forbid.iter().map(|&k| reach.pos_of(k)).collect();
-                        if walk(reach, unit, q, &bridge.head, ty, &avoid, &mut self.seen) == Walk::Locks(target) {
-                            end = (gain, kq, Segment::Bridge(b as u16));
-                        }
-                    }
+                    self.relax(k, gain, Back::Phrase { from: at.kq as u32, phrase: i as u16 }, new);
                 }
+                Walk::Locks(to) if to == t.target_key => {
+                    end.offer(at.here + points + PHRASE_BONUS * fresh as i64, at.kq, Segment::LockingPhrase(i as u16));
+                }
+                _ => {}
             }
         }
-        if end.0 == NONE {
-            return None;
+    }
+
+    /// The heads of the bridges (`heads`: their start keys and indices) that start at `at`,
+    /// whose next unit finishes them: a new phrase, bonus and all, if the head walks into the
+    /// lock at the target.
+    fn bridges_from(&mut self, q: &Query<'_>, at: At, heads: &[(usize, usize)], forbid: &[usize], end: &mut End) {
+        for &(_, b) in heads {
+            let bridge = &q.bridges[b];
+            let fresh = !self.new[at.kq].contains(&(bridge.phrase as u16));
+            let gain = at.here + PHRASE_BONUS * fresh as i64 + 2 * self.phrases[bridge.phrase].text.len() as i64;
+            if gain <= end.points {
+                continue;
+            }
+            // The step-by-step walk takes the cells to avoid as positions.
+            let avoid: Vec<Pos> = forbid.iter().map(|&k| q.reach.pos_of(k)).collect();
+            let ty = q.target.y as i32;
+            if walk(q.reach, q.unit, at.pos, &bridge.head, ty, &avoid, &mut self.seen) == Walk::Locks(q.target) {
+                *end = End { points: gain, key: at.kq, segment: Segment::Bridge(b as u16) };
+            }
         }
-        self.segments(reach, end.1, end.2)
     }
 
     /// Where each candidate phrase (indices into the phrases) goes from every start of pivot
