@@ -6,6 +6,7 @@
 //!   and placements;
 //! * [`runtime`]: stop conditions ([`runtime::Budget`]), search verdicts, parallel workers;
 //! * [`rng`]: a fast seeded random number generator;
+//! * [`hash`]: a fast hasher for maps keyed by words;
 //! * [`stats`]: summaries and Wilson intervals;
 //! * [`shard`]: work split across processes or machines;
 //! * [`testing`]: a helper for the games' tests of their JSON formats.
@@ -35,6 +36,7 @@
 //! ```
 
 pub mod geometry;
+pub mod hash;
 pub mod rng;
 pub mod runtime;
 pub mod shard;

@@ -10,9 +10,9 @@
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 
-use super::fast::Fast;
 use super::{Pos, Unit};
 use crate::command::Command;
+use tessera_core::hash::Words;
 
 /// Breadth-first search from `start`, which the caller has marked as reached.
 ///
@@ -58,7 +58,7 @@ pub(crate) fn shortest_walk(
     ok: impl Fn(Pos) -> bool,
 ) -> Option<Vec<Command>> {
     // Each position reached: where from, by which move.
-    let mut parent: HashMap<Pos, (Pos, Command), Fast> = HashMap::default();
+    let mut parent: HashMap<Pos, (Pos, Command), Words> = HashMap::default();
     let step = |p: Pos, cmd| Some(unit.step(p, cmd)).filter(|&q| q != from && ok(q));
     let visit = |p, cmd, q| match parent.entry(q) {
         Entry::Vacant(e) => {

@@ -10,7 +10,6 @@
 
 pub(crate) mod bfs;
 pub mod board;
-pub(crate) mod fast;
 pub mod reach;
 pub mod state;
 

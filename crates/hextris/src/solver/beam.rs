@@ -11,8 +11,8 @@ use std::hash::{BuildHasher, Hasher};
 use tessera_core::runtime::{Budget, Stop};
 
 use super::features::{RowCache, Weights};
-use crate::engine::fast::Fast;
 use crate::engine::{Pos, Reach, Rules, State, Unit, lock_points};
+use tessera_core::hash::Words;
 
 /// The lock positions chosen for a game, and what they earn.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,7 +92,7 @@ pub(crate) fn plans(
         history.push(layer.iter().map(|n| (n.parent, n.pos)).collect());
         let unit = &rules.units[unit_index];
         let mut cands = Vec::new();
-        let mut deepest: HashMap<u64, Pos, Fast> = HashMap::default();
+        let mut deepest: HashMap<u64, Pos, Words> = HashMap::default();
         for (i, node) in layer.iter().enumerate() {
             // Wide beams take long per unit: look at the clock within the layer too.
             if i % 64 == 63 && budget.should_stop(0) {
@@ -153,7 +153,7 @@ pub(crate) fn plans(
             break;
         }
         cands.sort_unstable_by(|a, b| b.value.total_cmp(&a.value));
-        let mut seen: HashSet<u64, Fast> = HashSet::with_capacity_and_hasher(width, Fast::default());
+        let mut seen: HashSet<u64, Words> = HashSet::with_capacity_and_hasher(width, Words::default());
         let mut next = Vec::with_capacity(width);
         for c in cands {
             if next.len() == width {
@@ -226,7 +226,7 @@ fn trace(
 /// A key for the cells a unit covers at `p`.
 fn cells_key(unit: &Unit, p: Pos) -> u64 {
     let o = unit.orient(p.r, p.y as i32);
-    let mut h = Fast::default().build_hasher();
+    let mut h = Words::default().build_hasher();
     h.write_i32(p.y as i32 + o.min_dy);
     for &(_, m) in &o.rows {
         h.write_u128(m << (p.x as i32 + o.min_dx));

@@ -37,12 +37,12 @@ use std::hash::{Hash, Hasher};
 use tessera_core::runtime::{Budget, Stop};
 
 use crate::command::Command;
-use crate::engine::fast::Fast;
 use crate::engine::{Board, Pos, Reach, Rules, Unit, lock_points};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
 use crate::solver::PHRASE_BONUS;
 use crate::solver::automaton::{self, LETTERS, MAX_PHRASES};
+use tessera_core::hash::Words;
 
 /// Longest source (units a game) the exact search takes.
 pub(crate) const MAX_UNITS: usize = 8;
@@ -331,7 +331,7 @@ pub(crate) struct Exact<'a> {
     cap: u32,
     /// Whether the beam passes have run (see [`Exact::run`]).
     beamed: bool,
-    solved: HashMap<Key, Solved, Fast>,
+    solved: HashMap<Key, Solved, Words>,
     /// The best game known: its points and text.
     best: (i64, Vec<u8>),
     /// The current text.
@@ -498,7 +498,7 @@ impl<'a> Exact<'a> {
         // Every state kept: its parent and letter (the texts).
         let mut arena: Vec<(u32, u8)> = vec![(u32::MAX, NO_LETTER)];
         let mut entries = vec![(root, 0i64, 0u32)];
-        let mut seen: HashMap<Key, i64, Fast> = HashMap::default();
+        let mut seen: HashMap<Key, i64, Words> = HashMap::default();
         while !entries.is_empty() {
             // The layer of states with as many moves down behind them: moves within the row
             // first, a beam of their own; every move down or lock from any of them leads to
@@ -534,7 +534,7 @@ impl<'a> Exact<'a> {
         prefix: i64,
         id: u32,
         arena: &[(u32, u8)],
-        seen: &mut HashMap<Key, i64, Fast>,
+        seen: &mut HashMap<Key, i64, Words>,
     ) -> Vec<(Beamed, bool)> {
         let mut out = Vec::new();
         for c in self.children(key) {
@@ -813,7 +813,7 @@ struct Beamed {
 #[derive(Default)]
 struct Kept {
     all: Vec<Beamed>,
-    at: HashMap<Key, usize, Fast>,
+    at: HashMap<Key, usize, Words>,
 }
 
 impl Kept {

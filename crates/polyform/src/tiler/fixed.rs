@@ -12,8 +12,8 @@
 //! remembers the count below each state, as the main count does.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
+use tessera_core::hash::Words;
 use tessera_core::runtime::{POLL_INTERVAL, Stop, StopReason};
 
 use crate::tiler::plan::{Placement, Plan};
@@ -26,7 +26,7 @@ pub(crate) struct FixedTilings<'a> {
     zobrist: Vec<u64>,
     /// The first placement of each type and key; `chain[k]` the next one of the same type and
     /// key after placement `k` (keys of different sets rarely meet; lookups check the cells).
-    index: HashMap<(usize, u64), u32, Quick>,
+    index: HashMap<(usize, u64), u32, Words>,
     chain: Vec<u32>,
     /// Each placement's lowest bit in the plan's layout.
     low: Vec<u32>,
@@ -39,7 +39,7 @@ impl<'a> FixedTilings<'a> {
     pub(crate) fn new(plan: &'a Plan) -> Self {
         let mut seed = 0x243f_6a88_85a3_08d3u64;
         let zobrist: Vec<u64> = (0..plan.len()).map(|_| splitmix(&mut seed)).collect();
-        let mut index: HashMap<(usize, u64), u32, Quick> = HashMap::default();
+        let mut index: HashMap<(usize, u64), u32, Words> = HashMap::default();
         let mut chain = vec![NONE; plan.placements.len()];
         for (k, p) in plan.placements.iter().enumerate() {
             let key = plan.cells_of(p).iter().fold(0u64, |h, &c| h.wrapping_add(zobrist[c as usize]));
@@ -300,7 +300,7 @@ struct Search<'a> {
     orbits: &'a Orbits<'a>,
     /// Counts below states: the covered cells' words, then the copies left of each type ->
     /// tilings.
-    memo: HashMap<Box<[u64]>, u128, Quick>,
+    memo: HashMap<Box<[u64]>, u128, Words>,
     /// A state's key, built here before it is looked up.
     key: Vec<u64>,
     nodes: u64,
@@ -356,28 +356,6 @@ impl Search<'_> {
         }
         self.memo.insert(key, total);
         Ok(total)
-    }
-}
-
-/// A hasher for the search's keys, a word at a time (the standard one resists chosen keys,
-/// which these never are, at several times the cost).
-#[derive(Default)]
-struct QuickHasher(u64);
-
-type Quick = BuildHasherDefault<QuickHasher>;
-
-impl Hasher for QuickHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    // A slice of words comes here whole, as its bytes.
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        words.by_ref().for_each(|w| self.write_u64(u64::from_le_bytes(w.try_into().unwrap_or_default())));
-        words.remainder().iter().for_each(|&b| self.write_u64(u64::from(b)));
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 
