@@ -182,7 +182,10 @@ fn from_records(games: &[&dyn Game], lines: &[Value]) -> Result<(&'static str, S
     if let Some(game) = named(games, first) {
         return match game.read_records(lines)? {
             Some(shown) => Ok((game.name(), shown)),
-            None => Err(DocError::Malformed { game: game.name(), why: "not its job records".into() }),
+            None => Err(DocError::Malformed {
+                game: game.name(),
+                why: format!("line 1 is not one of its job records ({})", describe(first)),
+            }),
         };
     }
     let claimed = games.iter().filter(|g| g.claims(first));
