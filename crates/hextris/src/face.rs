@@ -111,11 +111,8 @@ pub(crate) fn from_records(lines: &[Value]) -> Result<Shown, DocError> {
     let (mut games, mut total, mut beaten, mut known, mut seconds) = (0, 0u64, 0, 0, 0.0);
     // (fraction of the best, problem, worst seed's solution)
     let mut candidates: Vec<(f64, i64, u32, String)> = Vec::new();
-    for line in lines {
-        if !is_record(line) {
-            return Err(malformed("a line that is not a hextris eval record".into()));
-        }
-        let r: ProblemResult = read(line, "a hextris eval record")?;
+    for (k, line) in lines.iter().enumerate() {
+        let r: ProblemResult = read(line, &format!("a hextris eval record (line {})", k + 1))?;
         let best = r.final_best.or_else(|| final_best(r.problem));
         total += r.score;
         seconds += r.seconds;
@@ -338,7 +335,9 @@ impl tessera_game::Game for HextrisGame {
     }
 
     fn read_records(&self, lines: &[Value]) -> Result<Option<Shown>, DocError> {
-        if !lines.first().is_some_and(is_record) {
+        // Records that name hextris are read as its records: one that is not says why.
+        let named = |l: &Value| is_hextris(l) && tessera_game::read::is_record(l);
+        if !lines.first().is_some_and(|l| is_record(l) || named(l)) {
             return Ok(None);
         }
         from_records(lines).map(Some)
@@ -476,6 +475,10 @@ mod tests {
             other => panic!("{text}: {other:?}"),
         };
         assert!(bad(r#"[{"problemId": 6, "seed": 0}]"#).contains("solution"));
+        // Job records that name hextris but lack a field say which.
+        let short = r#"{"game": "hextris", "job": 0, "of": 2, "base_seed": 0, "seed": 1, "problem": 6}"#;
+        let why = bad(&format!("{short}\n{short}\n"));
+        assert!(why.contains("line 1") && why.contains("missing field"), "{why}");
         assert!(bad(r#"[{"problemId": "6", "seed": 0, "solution": ""}]"#).contains("problemId"));
         assert!(bad(r#"[{"problemId": 6, "seed": -1, "solution": ""}]"#).contains("seed"));
         assert!(bad(r#"[{"problemId": 99, "seed": 0, "solution": "la"}]"#).contains("built-in"));
