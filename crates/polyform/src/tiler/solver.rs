@@ -748,7 +748,8 @@ fn fast_engine(plan: &Plan, stop: &mut dyn Stop) -> Option<Box<dyn Engine>> {
     match plan.nbits {
         0..=64 => boxed(Fast::<Bitboard>::new(plan, stop)),
         65..=128 => boxed(Fast::<WideBits<2>>::new(plan, stop)),
-        129..=256 => boxed(Fast::<WideBits<4>>::new(plan, stop)),
+        129..=192 => boxed(Fast::<WideBits<3>>::new(plan, stop)),
+        193..=256 => boxed(Fast::<WideBits<4>>::new(plan, stop)),
         257..=512 => boxed(Fast::<WideBits<8>>::new(plan, stop)),
         513..=1024 => boxed(Fast::<WideBits<16>>::new(plan, stop)),
         1025..=2048 => boxed(Fast::<WideBits<32>>::new(plan, stop)),
