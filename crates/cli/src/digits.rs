@@ -12,7 +12,7 @@ use tessera_digits::exact::optimum;
 use tessera_digits::expected::expected_score;
 use tessera_digits::format::{StrategyValueReport, ValueReport};
 use tessera_digits::process::judge_program;
-use tessera_digits::protocol::{PlayError, play, shown};
+use tessera_digits::protocol::{PlayError, Violation, play, shown};
 use tessera_digits::strategy::StrategyError;
 use tessera_digits::{Params, Strategy, StrategyName, TestSet};
 use tessera_game::eval::Record;
@@ -259,7 +259,12 @@ fn judge_cmd(args: &JudgeArgs) -> Result<ExitCode> {
         out += &format!("verdict: {verdict}: total {}", j.total);
         out += &if set.p > 0 { format!(" = {:.6} P\n", j.total as f64 / set.p as f64) } else { "\n".into() };
         if let Some(f) = &j.fault {
-            out += &format!("fault: game {}, block {}: the player {}\n", f.game, f.block, f.violation);
+            // A player killed at the limit closed its output because it was killed.
+            let what = match (&f.violation, report.timed_out) {
+                (Violation::Closed, true) => "was killed at the time limit".to_string(),
+                (v, _) => v.to_string(),
+            };
+            out += &format!("fault: game {}, block {}: the player {what}\n", f.game, f.block);
         }
         if !j.scores.is_empty() {
             let values: Vec<f64> = j.scores.iter().map(|&s| s as f64).collect();

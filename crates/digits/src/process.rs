@@ -2,7 +2,7 @@
 //! with the time limit enforced and the end of the run checked.
 
 use std::io::{BufReader, Read};
-use std::process::{Command, Stdio};
+use std::process::{ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -45,27 +45,33 @@ pub fn judge_program(
     let pid = child.id();
     let timed_out = AtomicBool::new(false);
     let finished = AtomicBool::new(false);
+    // Set once the program is reaped (killed at the limit, or exited on its own).
+    let reaped = AtomicBool::new(false);
     std::thread::scope(|s| {
         // The watchdog: samples the memory, kills the program at the time limit, reaps it.
         let watchdog = s.spawn(|| {
             let mut peak = None;
+            let end = |code, peak| {
+                reaped.store(true, Ordering::SeqCst);
+                (code, peak)
+            };
             loop {
                 if let Some(kib) = peak_kib(pid) {
                     peak = Some(kib);
                 }
                 match child.try_wait() {
-                    Ok(Some(status)) => return (status.code(), peak),
+                    Ok(Some(status)) => return end(status.code(), peak),
                     Ok(None) => {}
-                    Err(_) => return (None, peak),
+                    Err(_) => return end(None, peak),
                 }
                 if time_limit.is_some_and(|t| start.elapsed() > t) && !finished.load(Ordering::Relaxed) {
-                    timed_out.store(true, Ordering::Relaxed);
+                    timed_out.store(true, Ordering::SeqCst);
                     let _ = child.kill();
                 }
                 std::thread::sleep(Duration::from_millis(5));
             }
         });
-        let mut reader = BufReader::new(from_player);
+        let mut reader = BufReader::new(Output { pipe: from_player, stop: &timed_out, gone: &reaped });
         let report = judge(set, seed, &mut reader, to_player);
         finished.store(true, Ordering::Relaxed);
         // The verdict is written and our end of its input closed: the program must now exit
@@ -86,6 +92,55 @@ pub fn judge_program(
             passed,
         })
     })
+}
+
+/// How long the output of a program that is gone is still read: what it wrote before it
+/// ended is in the pipe by then, and a process it left behind holding the pipe is not waited
+/// for.
+const AFTER_EXIT: Duration = Duration::from_millis(50);
+
+/// A program's output, read so that the judge is never held past the time limit: a process the
+/// program started may keep the pipe open after the program is gone (`sh -c '...; sleep
+/// 100'`). Each read waits for data a few milliseconds at a time, and ends (as at the end of
+/// the pipe) once `stop` is set (the time limit), or [`AFTER_EXIT`] after `gone` is set (the
+/// program reaped) with nothing more written.
+struct Output<'a> {
+    pipe: ChildStdout,
+    stop: &'a AtomicBool,
+    gone: &'a AtomicBool,
+}
+
+impl Read for Output<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut since_gone: Option<Instant> = None;
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return Ok(0);
+            }
+            if readable(&self.pipe, Duration::from_millis(5)) {
+                return self.pipe.read(buf);
+            }
+            if self.gone.load(Ordering::SeqCst) && since_gone.get_or_insert_with(Instant::now).elapsed() > AFTER_EXIT {
+                return Ok(0);
+            }
+        }
+    }
+}
+
+/// Whether the pipe has data or its end within `wait` (a read then returns at once).
+#[cfg(unix)]
+fn readable(pipe: &ChildStdout, wait: Duration) -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let mut fds = [PollFd::new(pipe, PollFlags::IN)];
+    let timeout = Timespec { tv_sec: 0, tv_nsec: i64::from(wait.subsec_nanos()) };
+    // An error (a signal) counts as ready: the read then tells.
+    poll(&mut fds, Some(&timeout)).map_or(true, |n| n > 0)
+}
+
+/// Elsewhere, reads block as the pipe does.
+#[cfg(not(unix))]
+fn readable(_pipe: &ChildStdout, _wait: Duration) -> bool {
+    true
 }
 
 /// A process's peak resident memory (`VmHWM`) in KiB, where the system tells.

@@ -71,6 +71,31 @@ fn the_judge_catches_misbehaving_programs() {
     let out = tessera(&["digits", "judge", "--time-limit", "0.5", "--", "sleep", "30"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("time limit: killed after 0.5 s"), "{}", stdout(&out));
+    // A player whose own child keeps its output open: the limit still ends the run, and a
+    // player that leaves such a child behind after the verdict is not waited for either. (The
+    // child's stderr goes elsewhere: this test waits for the end of tessera's.)
+    let start = std::time::Instant::now();
+    let out = tessera(&["digits", "judge", "--time-limit", "0.5", "--", "sh", "-c", "read h; sleep 30 2>/dev/null"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("the player was killed at the time limit"), "{}", stdout(&out));
+    let out = tessera(&[
+        "digits",
+        "judge",
+        "--n",
+        "1",
+        "--b",
+        "3",
+        "--p",
+        "0",
+        "--games",
+        "1",
+        "--",
+        "sh",
+        "-c",
+        "sleep 30 2>/dev/null & read h; for i in 1 2 3; do read d; echo 1; done; read v",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(start.elapsed().as_secs() < 20, "waited on the child: {:?}", start.elapsed());
     // Cannot be started.
     let out = tessera(&["digits", "judge", "--", "no-such-program-here"]);
     assert_eq!(out.status.code(), Some(1));
