@@ -210,6 +210,8 @@ fn read_bag(arg: &str, set: PieceSet) -> Result<Bag> {
         quit_on_interrupt(|| std::io::read_to_string(std::io::stdin())).context("cannot read stdin")?
     } else if std::path::Path::new(arg).is_file() {
         std::fs::read_to_string(arg).with_context(|| format!("cannot read {arg}"))?
+    } else if std::path::Path::new(arg).is_dir() {
+        anyhow::bail!("cannot read {}: it is a directory", cut(arg));
     } else if arg.contains(['/', '\\', '.']) {
         let arg = cut(arg);
         anyhow::bail!("{arg}: no such file (a bag is a file, `-` for stdin, or letters such as IJLOSTZ)");

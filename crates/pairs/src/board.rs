@@ -38,6 +38,12 @@ pub enum BoardError {
     /// Nothing to read.
     #[error("empty board")]
     Empty,
+    /// A first line announcing more rows than any board holds.
+    #[error("the first line announces a number of rows of {digits} digits: far too many")]
+    HugeHeader {
+        /// Its digits.
+        digits: usize,
+    },
     /// Fewer rows than announced.
     #[error("the board announces {announced} rows but has {found}")]
     MissingRows {
@@ -114,6 +120,14 @@ impl Board {
             Ok(h) if first == h.to_string() && lines.len() == 1 => Some(h),
             Ok(h) if first == h.to_string() => {
                 (lines.len() - 1 == h || lines[1].trim().len() != first.len()).then_some(h)
+            }
+            // A number too large to be a count of rows, where it would be read as one.
+            Err(e)
+                if *e.kind() == std::num::IntErrorKind::PosOverflow
+                    && !first.starts_with('0')
+                    && (lines.len() == 1 || lines[1].trim().len() != first.len()) =>
+            {
+                return Err(BoardError::HugeHeader { digits: first.len() });
             }
             _ => None,
         };
@@ -244,6 +258,9 @@ mod tests {
         assert_eq!(Board::parse(""), Err(BoardError::Empty));
         assert_eq!(Board::parse("3\n01\n10\n"), Err(BoardError::MissingRows { announced: 3, found: 2 }));
         assert_eq!(Board::parse("12\n"), Err(BoardError::MissingRows { announced: 12, found: 0 }));
+        assert_eq!(Board::parse("99999999999999999999\n11\n"), Err(BoardError::HugeHeader { digits: 20 }));
+        // As long as the next row: bare rows.
+        assert!(Board::parse("99999999999999999999\n11111111111111111111\n").is_ok());
         assert_eq!(Board::parse("01\n1a\n"), Err(BoardError::BadChar { line: 2, ch: 'a' }));
         assert_eq!(Board::parse("01\n101\n"), Err(BoardError::Ragged { line: 2, len: 3, width: 2 }));
         assert_eq!(Board::parse("x2\n01\n"), Err(BoardError::BadChar { line: 1, ch: 'x' }));

@@ -100,7 +100,18 @@ pub struct ParseError {
 
 impl std::fmt::Display for ParseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.line == 0 { f.write_str(&self.message) } else { write!(f, "line {}: {}", self.line, self.message) }
+        if self.line > 0 {
+            write!(f, "line {}: ", self.line)?;
+        }
+        // Quoted text from the file may hold control characters (a terminal would act on an
+        // escape sequence): those are written escaped.
+        for c in self.message.chars() {
+            match c.is_control() {
+                true => write!(f, "{}", c.escape_default())?,
+                false => write!(f, "{c}")?,
+            }
+        }
+        Ok(())
     }
 }
 

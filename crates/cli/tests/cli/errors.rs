@@ -28,6 +28,13 @@ fn malformed_file_names_the_line() {
     );
     std::fs::write(&file, [0xff, 0xfe, 0x00]).unwrap();
     fails_with(&["tiling", "solve", file.to_str().unwrap()], "UTF-8");
+    // Text quoted from a file is shown with its control characters escaped.
+    let xm = dir.join("esc.xmpuzzle");
+    std::fs::write(&xm, "<puzzle>\n<a\x1b[31m>").unwrap();
+    let out = tessera(&["tiling", "solve", xm.to_str().unwrap()]);
+    assert!(stderr(&out).contains("<a\\u{1b}[31m>") && !stderr(&out).contains('\x1b'), "{}", stderr(&out));
+    // A folder given as a bag.
+    fails_with(&["totems", "solve", dir.to_str().unwrap()], "it is a directory");
 }
 
 #[test]
@@ -183,6 +190,8 @@ fn a_header_without_rows_is_not_a_board() {
     let file = dir.join("board.txt");
     std::fs::write(&file, "12\n").unwrap();
     fails_with(&["pairs", "show", "--board", file.to_str().unwrap()], "announces 12 rows but has 0");
+    std::fs::write(&file, "99999999999999999999\n11\n").unwrap();
+    fails_with(&["pairs", "show", "--board", file.to_str().unwrap()], "rows of 20 digits: far too many");
 }
 
 #[test]
