@@ -11,7 +11,7 @@ use serde::Serialize;
 use tessera_core::runtime::{Budget, StopReason, duration_from_secs, interrupted};
 use tessera_game::eval::Record;
 use tessera_game::tour::plural;
-use tessera_hextris::eval::{EvalRecord, EvalSummary, RunInfo, Stopped, evaluate};
+use tessera_hextris::eval::{EvalRecord, EvalSummary, RunInfo, Stopped, evaluate, seconds_text};
 use tessera_hextris::format::{ProblemStats, ScoreReport, Submission};
 use tessera_hextris::judge::score;
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
@@ -600,9 +600,13 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
         })?;
         Ok((records, RunInfo { interrupted: interrupted(), ..info }))
     };
-    let summarise = |records: &[Record<EvalRecord>], info: Option<RunInfo>| {
-        let records: Vec<EvalRecord> = records.iter().map(|r| r.result.clone()).collect();
-        let summary = EvalSummary::new(&records, info)?;
+    let summarise = |lines: &[Record<EvalRecord>], info: Option<RunInfo>| {
+        let records: Vec<EvalRecord> = lines.iter().map(|r| r.result.clone()).collect();
+        let mut summary = EvalSummary::new(&records, info)?;
+        // Merged records: each says how many problems the whole run had.
+        if let (None, Some(s), Some(line)) = (info, summary.stopped.as_mut(), lines.first()) {
+            s.of = s.of.max(line.of as usize);
+        }
         if let Some(path) = &args.solutions {
             write_file(path, &serde_json::to_string(&eval_solutions(&records))?)?;
         }
@@ -629,13 +633,7 @@ fn eval_header(info: &RunInfo, all: usize, shard: &ShardArgs) -> String {
         plural(all as u64, "problem", "problems")
     };
     let cores = plural(info.cores as u64, "core", "cores");
-    format!("hextris eval: {problems}, {} s each, {cores}", seconds(info.seconds_per_problem))
-}
-
-/// Seconds as a person reads them: plainly, or in exponent form past a billion (a time limit
-/// meant as "no limit" need not print thirty digits).
-fn seconds(s: f64) -> String {
-    if s.abs() < 1e9 { format!("{s}") } else { format!("{s:e}") }
+    format!("hextris eval: {problems}, {} s each, {cores}", seconds_text(info.seconds_per_problem))
 }
 
 /// A line on stderr as each problem is done (the table comes at the end, on stdout).
@@ -770,16 +768,4 @@ fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
         write_file(out, &svg)?;
     }
     Ok(if v.error.is_some() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::seconds;
-
-    #[test]
-    fn seconds_are_short_even_when_huge() {
-        assert_eq!(seconds(10.0), "10");
-        assert_eq!(seconds(0.5), "0.5");
-        assert_eq!(seconds(1e30), "1e30");
-    }
 }

@@ -272,21 +272,30 @@ fn stopped(records: &[EvalRecord], run: Option<RunInfo>) -> Option<Stopped> {
     if cut_short.is_none() && !run.is_some_and(|r| r.interrupted) {
         return None;
     }
-    // Merged records do not say how many problems the run had: those recorded stand for it.
+    // Without the run, those recorded stand for its problems (the caller may know better: the
+    // job records of a merge say how many the run had).
     let of = run.map_or(records.len(), |r| r.problems);
     let done = records.iter().filter(|x| !x.stopped).count();
     Some(Stopped { reason: StopReason::Interrupted, done, of, cut_short })
+}
+
+/// Seconds as a person reads them: plainly, or in exponent form past a billion (a time limit
+/// meant as "no limit" need not print thirty digits).
+pub fn seconds_text(s: f64) -> String {
+    if s.abs() < 1e9 { format!("{s}") } else { format!("{s:e}") }
 }
 
 impl fmt::Display for EvalSummary {
     /// The table of `tessera hextris eval`: a line per problem, the total, and how far a stopped
     /// run got.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A stopped run had more problems than it has rows.
+        let problems = self.stopped.as_ref().map_or(self.problems.len(), |s| s.of.max(self.problems.len()));
         writeln!(
             f,
             "hextris eval: {}, {} s each, {}",
-            plural(self.problems.len() as u64, "problem", "problems"),
-            self.seconds_per_problem,
+            plural(problems as u64, "problem", "problems"),
+            seconds_text(self.seconds_per_problem),
             plural(self.cores as u64, "core", "cores")
         )?;
         writeln!(f, "problem  seeds    score     move    power  phrases  final best   time  width")?;
@@ -396,6 +405,13 @@ pub fn run(problem: &Problem, settings: &Settings, seconds: f64, threads: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seconds_are_short_even_when_huge() {
+        assert_eq!(seconds_text(10.0), "10");
+        assert_eq!(seconds_text(0.5), "0.5");
+        assert_eq!(seconds_text(1e30), "1e30");
+    }
     use tessera_game::eval::Record;
 
     /// A record of problem `id` scoring `score`, without games.
@@ -427,6 +443,7 @@ mod tests {
         assert_eq!(s.stopped.as_ref(), Some(&stopped));
         let text = s.to_string();
         assert!(text.contains("stopped by Ctrl-C after 1 of 5 problems; problem 8 cut short"), "{text}");
+        assert!(text.starts_with("hextris eval: 5 problems, 2 s each"), "the run's problems, not its rows: {text}");
         assert!(text.contains("(cut short)"), "{text}");
         // Merged, the records still say it: the one cut short.
         assert_eq!(EvalSummary::new(&records, None).unwrap().stopped.map(|s| (s.done, s.of)), Some((1, 2)));
