@@ -103,7 +103,27 @@ commands! {
 /// The command line, parsed by the parser of the command it names (if any) alone.
 fn parse() -> Cli {
     let parser = std::env::args_os().nth(1).and_then(|a| alone(a.to_str()?)).unwrap_or_else(Cli::command);
-    Cli::from_arg_matches(&parser.get_matches()).unwrap_or_else(|e| e.exit())
+    let matches = parser.try_get_matches().unwrap_or_else(|e| exit_plainly(e));
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// Exits as clap does on a bad command line, with the standard library's words for a number
+/// that does not parse (`invalid digit found in string`) put as a person would.
+fn exit_plainly(e: clap::Error) -> ! {
+    if e.kind() != clap::error::ErrorKind::ValueValidation {
+        e.exit();
+    }
+    let mut text = e.to_string();
+    for (from, to) in [
+        ("invalid digit found in string", "not a whole number"),
+        ("cannot parse integer from empty string", "empty, where a whole number goes"),
+        ("number too large to fit in target type", "too large for this option"),
+        ("number too small to fit in target type", "too small for this option"),
+    ] {
+        text = text.replace(from, to);
+    }
+    eprint!("{text}");
+    std::process::exit(e.exit_code());
 }
 
 /// Runs the command line the process was given, and gives its exit status.

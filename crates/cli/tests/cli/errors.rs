@@ -326,7 +326,11 @@ fn negative_numbers_are_values_refused_by_name() {
         let err = stderr(&out);
         assert!(err.starts_with("error: invalid value '-1' for '"), "{args:?}: {err}");
         assert!(!err.contains("-- -1") && err.matches("error:").count() == 1, "{args:?}: {err}");
+        // The standard library's words for a number that does not parse are put plainly.
+        assert!(!err.contains("invalid digit") && !err.contains("target type"), "{args:?}: {err}");
     }
+    let err = stderr(&tessera(&["tiling", "solve", "meteor", "-j", "99999999999999999999"]));
+    assert!(err.contains("too large for this option"), "{err}");
     let err = stderr(&tessera(&["totems", "solve", "I", "--budget-ms", "-1"]));
     assert!(
         err.starts_with("error: invalid value '-1' for '--budget-ms <MS>': not a whole number of at least 1"),
