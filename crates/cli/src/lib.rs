@@ -110,7 +110,21 @@ fn parse() -> Cli {
 /// Exits as clap does on a bad command line, with the standard library's words for a number
 /// that does not parse (`invalid digit found in string`) put as a person would.
 fn exit_plainly(e: clap::Error) -> ! {
-    if e.kind() != clap::error::ErrorKind::ValueValidation {
+    use clap::error::ErrorKind;
+    use std::io::{IsTerminal, Write};
+    // Help written to a file or a pipe: a failed write says so (clap's own would not), a
+    // closed pipe ends quietly.
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) && !std::io::stdout().is_terminal() {
+        let mut out = std::io::stdout().lock();
+        match write!(out, "{e}").and_then(|()| out.flush()) {
+            Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                eprintln!("error: cannot write to stdout: {w}");
+                std::process::exit(1);
+            }
+            _ => std::process::exit(0),
+        }
+    }
+    if e.kind() != ErrorKind::ValueValidation {
         e.exit();
     }
     let mut text = e.to_string();

@@ -388,6 +388,7 @@ fn failed_writes_name_the_file_or_stdout() {
         (&["tiling", "eval", "--runs", "2", "--seed", "1", "--jsonl", "-"], b"", "to stdout"),
         (&["digits", "play"], b"1 2 1 5\n3\n", "to stdout"),
         (&["hextris", "play"], b"", "to stdout"),
+        (&["tiling", "random", "--help"], b"", "to stdout"),
     ];
     for (args, input, what) in cases {
         let out = run(args, input);
