@@ -433,9 +433,8 @@ fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
         let mut text = String::new();
         for x in &report.seeds {
             let v = &x.scorecard;
-            let error = v.error.map_or(String::new(), |_| format!(", error: {}", v.evaluator_error));
             text += &format!(
-                "seed {:>5}: score {:>6} = move {} + power {} ({} locked, {} lines, {} phrases); {}{error}\n",
+                "seed {:>5}: score {:>6} = move {} + power {} ({} locked, {} lines, {} phrases); {}\n",
                 x.seed,
                 v.score,
                 v.move_score,
@@ -443,7 +442,7 @@ fn score_cmd(args: &ScoreArgs) -> Result<ExitCode> {
                 v.locked,
                 v.lines_cleared,
                 v.phrases.len(),
-                serde_json::to_value(v.end_state)?.as_str().unwrap_or("")
+                ending(v)?
             );
         }
         text += &format!(
@@ -625,6 +624,15 @@ impl Summary for EvalSummary {
     }
 }
 
+/// How a scored game ended, as the scorecard's line says it: its end state (`source-exhausted`,
+/// ...), or the evaluator's error.
+fn ending(v: &tessera_hextris::judge::Scorecard) -> Result<String> {
+    Ok(match v.error {
+        Some(_) => format!("error: {}", v.evaluator_error),
+        None => serde_json::to_value(v.end_state)?.as_str().unwrap_or("").to_string(),
+    })
+}
+
 /// The first line on stderr: what the run (or this shard of it) is to do.
 fn eval_header(info: &RunInfo, all: usize, shard: &ShardArgs) -> String {
     let problems = if shard.shard.count > 1 {
@@ -748,10 +756,9 @@ fn show_cmd(args: &ShowArgs) -> Result<ExitCode> {
     };
     let v = score(&p, seed, &text, &phrases);
     let game = replay(&p, seed, &text);
-    let state = serde_json::to_value(v.end_state)?.as_str().unwrap_or("").to_string();
-    let error = v.error.map_or(String::new(), |_| format!(", error: {}", v.evaluator_error));
+    let state = ending(&v)?;
     let head = format!(
-        "problem {} seed {seed}: score {} = move {} + power {} ({} locked, {} lines, {} phrases); {state}{error}\n",
+        "problem {} seed {seed}: score {} = move {} + power {} ({} locked, {} lines, {} phrases); {state}\n",
         p.id,
         v.score,
         v.move_score,

@@ -34,6 +34,12 @@ fn score_reproduces_the_organisers_sample() {
     assert_eq!(v["score"], 3261 / 50);
     let text = stdout(&tessera(&["hextris", "score", "-f", "6", sample.to_str().unwrap()]));
     assert!(text.contains("score   3261") && text.contains("problem 6: score 65"), "{text}");
+    // A game its commands run past the end of: the evaluator's error, said once.
+    let over = dir.join("over.json");
+    let text = format!(r#"[{{"problemId": 6, "seed": 0, "solution": "{}"}}]"#, "k".repeat(20_000));
+    std::fs::write(&over, text).unwrap();
+    let text = stdout(&tessera(&["hextris", "score", "-f", "6", over.to_str().unwrap()]));
+    assert!(text.contains("; error: command-after-game-end") && !text.contains("error, error"), "{text}");
 }
 
 #[test]
