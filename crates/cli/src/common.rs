@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 use tessera_core::rng::fresh_seed;
 use tessera_core::runtime::{Budget, Outcome};
 use tessera_game::eval::{EvalRun, Record, Shard, StopMark, merge_records};
+use tessera_game::tour::plural;
 
 /// Exit status of a search stopped before it finished (time budget or Ctrl-C): its output is a
 /// partial answer.
@@ -147,7 +148,11 @@ impl ShardArgs {
     /// Gives the records and the stop marks of shards that were stopped early.
     fn merged<R: DeserializeOwned>(&self) -> Result<(Vec<Record<R>>, Vec<StopMark>)> {
         let mut sources = Vec::new();
-        for path in &self.merge {
+        for (k, path) in self.merge.iter().enumerate() {
+            if self.merge[..k].contains(path) {
+                eprintln!("warning: {path} is given twice: read once");
+                continue;
+            }
             if Path::new(path).is_dir() {
                 bail!("cannot read {path}: it is a directory");
             }
@@ -165,6 +170,10 @@ impl ShardArgs {
                 merged.of,
                 listed.join(", "),
             );
+        }
+        if merged.repeated > 0 {
+            let records = plural(merged.repeated, "record", "records");
+            eprintln!("warning: {records} of jobs recorded before: the first kept");
         }
         for (path, mark) in &merged.stopped {
             eprintln!("warning: {path}: this run was {mark}");

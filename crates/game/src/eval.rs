@@ -184,6 +184,8 @@ pub struct Merged<R> {
     pub missing_count: u64,
     /// The sources that stopped early, and how far each got.
     pub stopped: Vec<(String, StopMark)>,
+    /// Records dropped because their job had a record already.
+    pub repeated: u64,
 }
 
 /// Merges JSON-lines records from named sources (files, say). All records must come from the
@@ -228,7 +230,9 @@ pub fn merge_records<R: DeserializeOwned>(
         });
     };
     out.sort_by_key(|r| r.job);
+    let read = out.len();
     out.dedup_by_key(|r| r.job);
+    let repeated = (read - out.len()) as u64;
     let missing_count = of - out.len() as u64;
     if missing_count == 0 {
         // Every job has its record (a stopped shard was run again): nothing was stopped.
@@ -246,7 +250,7 @@ pub fn merge_records<R: DeserializeOwned>(
             missing.push(j);
         }
     }
-    Ok(Merged { records: out, of, missing, missing_count, stopped })
+    Ok(Merged { records: out, of, missing, missing_count, stopped, repeated })
 }
 
 #[cfg(test)]
@@ -277,7 +281,7 @@ mod tests {
         shards.push(("again".into(), shards[0].1.clone()));
         let merged: Merged<Out> = merge_records(shards.iter().map(|(n, l)| (n.clone(), &l[..]))).unwrap();
         assert_eq!(merged.records, whole);
-        assert_eq!(merged.missing_count, 0);
+        assert_eq!((merged.missing_count, merged.repeated), (0, 5));
         // Shard 2 alone (the odd jobs): the even ones are reported missing.
         let half: Merged<Out> = merge_records([(shards[0].0.clone(), &shards[0].1[..])]).unwrap();
         assert_eq!((half.missing_count, half.missing.clone()), (5, vec![0, 2, 4, 6, 8]));

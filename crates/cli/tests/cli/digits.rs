@@ -224,6 +224,11 @@ fn eval_shards_merge_into_the_whole_run() {
         (serde_json::from_slice(&whole.stdout).unwrap(), serde_json::from_slice(&merged.stdout).unwrap());
     assert_eq!(w["scores"], m["scores"]);
     assert_eq!(m["strategy"], "top2");
+    // A file given twice is read once, and says so.
+    let (a, b) = (files[0].to_str().unwrap(), files[1].to_str().unwrap());
+    let again = tessera(&["digits", "eval", "--json", "--merge", a, b, a]);
+    assert_eq!(again.stdout, merged.stdout);
+    assert!(stderr(&again).contains(&format!("warning: {a} is given twice: read once")), "{}", stderr(&again));
     // Records of another strategy (same jobs and seed) are not merged with these.
     let other = dir.join("other.jsonl");
     let out = tessera(&[
