@@ -264,7 +264,8 @@ impl XmPuzzle {
     /// what): the result's filled cells are board cells, its variable ones optional cells; each
     /// part is a piece of its shape's filled voxels, never turned over (a solid piece cannot be),
     /// with its range of copies; colours and their constraints as the file gives them; the
-    /// limit of empty cells only with ranges, as BurrTools heeds it.
+    /// limit of empty cells only with ranges, as BurrTools heeds it. Variable cells that the
+    /// pieces leave no choice about are settled (see [`Problem::settled`]).
     pub fn puzzle(&self, k: usize, name: &str) -> Result<Puzzle, ParseError> {
         let problem = &self.problems[k];
         let Some(lattice) = self.grid.lattice() else {
@@ -318,6 +319,9 @@ impl XmPuzzle {
         board.matches = problem.matches.clone();
         board.max_holes = problem.max_holes.filter(|_| board.has_ranges());
         board.check().or_else(|e| err(problem.line, e))?;
+        // Variable cells the pieces leave no choice about (all empty, or all covered) are
+        // settled: the search then sees a plain board.
+        let board = board.settled().unwrap_or(board);
         let source = Some(format!("BurrTools file, problem {k}"));
         Ok(Puzzle { name: name.to_string(), problem: board, expect: Expect::default(), source })
     }

@@ -563,6 +563,15 @@ fn mirror_types(
     Some(map)
 }
 
+/// How many symmetries the board of `problem` has, reflections included, its optional cells
+/// and colours kept in place (see [`Problem::settled`]).
+pub fn symmetry_count(problem: &Problem) -> usize {
+    let index = BoardIndex::new(problem.lattice, &problem.board);
+    let kinds: Vec<(bool, u8)> =
+        (0..problem.board.len()).map(|k| (problem.is_optional(k), problem.colour(k))).collect();
+    board_symmetries(problem.lattice, &index, &kinds, true).0.len()
+}
+
 /// The symmetries of the board that also map the piece set to itself: all rotations, and the
 /// reflections too if `mirror_ok` (they map the set of pieces onto itself: see
 /// [`mirror_types`]); with whether each is a reflection. A symmetry maps each board cell to one

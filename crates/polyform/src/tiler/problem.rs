@@ -165,6 +165,34 @@ impl Problem {
         self.pieces.iter().any(PieceSpec::has_range)
     }
 
+    /// The same problem with its optional cells settled where the pieces leave them no choice:
+    /// without ranges, pieces of as many cells as the cells that must be covered leave every
+    /// optional cell empty (they are dropped from the board), and pieces of as many cells as
+    /// the whole board cover every one (they become plain cells). `None` if neither holds, or
+    /// if settling them would change the board's symmetries (the optional cells are part of
+    /// its shape). The searches then see a plain board: its cells in lines, its pockets
+    /// checked, no empty cells to place.
+    pub fn settled(&self) -> Option<Problem> {
+        let holes = self.optional_cells();
+        if holes == 0 || self.has_ranges() {
+            return None;
+        }
+        let (area, cells) = (self.piece_area(), self.board.len() as u64);
+        let mut settled = self.clone();
+        if area == cells - holes as u64 && self.max_holes.is_none_or(|h| holes as u64 <= u64::from(h)) {
+            let keep: Vec<usize> = (0..self.board.len()).filter(|&k| !self.is_optional(k)).collect();
+            settled.board = keep.iter().map(|&k| self.board[k]).collect();
+            if !self.colours.is_empty() {
+                settled.colours = keep.iter().map(|&k| self.colour(k)).collect();
+            }
+        } else if area != cells {
+            return None;
+        }
+        settled.optional = Vec::new();
+        settled.max_holes = None;
+        (crate::tiler::plan::symmetry_count(self) == crate::tiler::plan::symmetry_count(&settled)).then_some(settled)
+    }
+
     /// Whether board cell `k` may stay empty.
     pub fn is_optional(&self, k: usize) -> bool {
         self.optional.get(k).copied().unwrap_or(false)

@@ -334,3 +334,63 @@ fn one_empty_cell_is_not_the_symmetry_breaker() {
         assert_eq!((counts.raw, counts.distinct), (366, 186), "{engine:?}");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Optional cells that the pieces leave no choice about: settled (dropped when all must
+    /// stay empty, made plain when all must be covered), the counts are those of the problem
+    /// as given, which the search takes with its empty cells.
+    #[test]
+    fn settled_optional_cells_keep_the_counts(kind in 0usize..5, width in 2u32..6, height in 2u32..5, min in 1u32..5,
+                                              holes in 1u32..4, extra in 1usize..4, seed: u64) {
+        // Holes make most boards asymmetric, so that marking cells optional keeps the symmetry.
+        let s = spec(kind, width, height, holes.min(width * height / 2), min, min + 1, true);
+        let p = planted(&s, "prop", &mut Rng64::seed(seed)).unwrap().puzzle.problem;
+        let mut rng = Rng64::seed(seed ^ 1);
+        let counts = |q: &tessera_polyform::tiler::Problem| {
+            let c = Tiler::new(q).unwrap().count(1, &Budget::unlimited());
+            (c.raw, c.distinct)
+        };
+        // Covered: some board cells marked optional, the pieces covering the whole board.
+        let mut covered = p.clone();
+        covered.optional = (0..p.board.len()).map(|_| rng.below(3) == 0).collect();
+        if covered.optional_cells() > 0 && let Some(plain) = covered.settled() {
+            prop_assert_eq!(plain.board.len(), p.board.len());
+            prop_assert_eq!(counts(&plain), counts(&covered));
+        }
+        // Empty: cells beside the board (on the square and cube lattices, a column past its
+        // right edge), which the pieces leave empty.
+        if matches!(p.lattice, tessera_core::geometry::Lattice::Square | tessera_core::geometry::Lattice::Cube) {
+            let right = p.board.iter().map(|c| c.x).max().unwrap() + 1;
+            let mut empty = p.clone();
+            empty.board.extend((0..extra as i32).map(|y| Coord::at(right, y, 0)));
+            empty.optional = (0..empty.board.len()).map(|k| k >= p.board.len()).collect();
+            if let Some(plain) = empty.settled() {
+                prop_assert_eq!(plain.board.len(), p.board.len());
+                prop_assert_eq!(counts(&plain), counts(&empty));
+            }
+        }
+    }
+}
+
+/// Settling never changes the board's symmetries: optional cells that break them stay.
+#[test]
+fn optional_cells_that_break_the_symmetry_are_not_settled() {
+    let square = |w: i32, h: i32| (0..h).flat_map(move |y| (0..w).map(move |x| Coord::at(x, y, 0))).collect::<Vec<_>>();
+    let domino = tessera_polyform::tiler::PieceSpec::new('A', vec![Coord::at(0, 0, 0), Coord::at(1, 0, 0)], 2, true);
+    // A 2x2 square (four symmetries of its own, eight with reflections) and one optional cell
+    // beside it: that cell leaves the board one reflection.
+    let mut board = square(2, 2);
+    board.push(Coord::at(2, 0, 0));
+    let mut p =
+        tessera_polyform::tiler::Problem::new(tessera_core::geometry::Lattice::Square, board, vec![domino.clone()]);
+    p.optional = vec![false, false, false, false, true];
+    assert!(p.settled().is_none());
+    // Two optional cells either side: the board keeps its two reflections, settled or not.
+    let mut board = square(2, 2);
+    board.extend([Coord::at(-1, 0, 0), Coord::at(2, 0, 0)]);
+    let mut p = tessera_polyform::tiler::Problem::new(tessera_core::geometry::Lattice::Square, board, vec![domino]);
+    p.optional = vec![false, false, false, false, true, true];
+    assert_eq!(p.settled().map(|q| q.board.len()), None, "the 2x2 square alone has more symmetries");
+}
