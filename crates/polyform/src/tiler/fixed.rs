@@ -74,7 +74,7 @@ pub(crate) fn symmetry_classes(plan: &Plan) -> Vec<(usize, u64)> {
     let n = plan.symmetries.len();
     // A symmetry by what it does (to cells and to types), to find a product among them.
     let action = |g: usize| (&plan.symmetries[g][..], &plan.type_maps[g][..]);
-    let index: HashMap<(&[u32], &[u16]), usize> = (0..n).rev().map(|g| (action(g), g)).collect();
+    let index: HashMap<(&[u32], &[u16]), usize, Words> = (0..n).rev().map(|g| (action(g), g)).collect();
     let find = |perm: &[u32], types: &[u16]| index.get(&(perm, types)).copied();
     let compose = |a: usize, b: usize| -> (Vec<u32>, Vec<u16>) {
         let (pa, ta) = action(a);
