@@ -146,10 +146,7 @@ impl Viewer {
                         let pool = &pool;
                         s.spawn(move || pool.work(stream, |stream| self.serve(stream), &self.stopped));
                     }
-                    Handed::Full(stream) => {
-                        let why = error_body("too many connections are open: try again");
-                        http::respond(stream, 503, &[("Content-Type", "application/json")], &why);
-                    }
+                    Handed::Full(stream) => Reply::error(503, "too many connections are open: try again").send(stream),
                 }
             }
             pool.stop();
@@ -163,14 +160,14 @@ impl Viewer {
             Ok(request) => request,
             Err((stream, refused)) => {
                 if let Some(status) = refused.status {
-                    http::respond(stream, status, &[("Content-Type", "application/json")], &error_body(refused.why));
+                    Reply::error(status, refused.why).send(stream);
                 }
                 return;
             }
         };
         let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(&mut request)));
         if let Ok(reply) = answered {
-            self.respond(request, reply);
+            reply.send(request.into_stream());
         }
     }
 
@@ -179,15 +176,6 @@ impl Viewer {
             Some(why) => Reply::text(403, why),
             None => self.route(request),
         }
-    }
-
-    fn respond(&self, request: Request, reply: Reply) {
-        let headers = [
-            ("Content-Type", reply.content_type),
-            ("Cache-Control", "no-store"),
-            ("X-Content-Type-Options", "nosniff"),
-        ];
-        request.respond(reply.status, &headers, reply.body.as_ref());
     }
 
     /// Why a request is refused: a `Host` or an `Origin` that is not the viewer's.
@@ -405,13 +393,15 @@ impl Reply {
         Reply { status, content_type: "text/plain; charset=utf-8", body: Body::Static(why.as_bytes()) }
     }
     fn error(status: u16, why: &str) -> Reply {
-        Reply { status, content_type: "application/json", body: Body::Owned(error_body(why)) }
+        Reply::json(status, &json!({ "error": why }))
     }
-}
 
-/// The JSON of an error: `{"error": why}`.
-fn error_body(why: &str) -> Vec<u8> {
-    json!({ "error": why }).to_string().into_bytes()
+    /// Writes the reply on a connection, which it closes.
+    fn send(self, stream: TcpStream) {
+        let headers =
+            [("Content-Type", self.content_type), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")];
+        http::respond(stream, self.status, &headers, self.body.as_ref());
+    }
 }
 
 #[cfg(test)]

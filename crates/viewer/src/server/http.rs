@@ -120,9 +120,9 @@ impl Request {
         Ok(body)
     }
 
-    /// Answers and closes the connection.
-    pub fn respond(self, status: u16, headers: &[(&str, &str)], body: &[u8]) {
-        respond(self.stream, status, headers, body);
+    /// The connection, to answer on.
+    pub fn into_stream(self) -> TcpStream {
+        self.stream
     }
 }
 
