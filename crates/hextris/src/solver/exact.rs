@@ -369,15 +369,10 @@ impl<'a> Exact<'a> {
             lowest.push(lo);
             bottom.push(low);
         }
-        let mut letter_of = [0u8; 256];
-        let (mut letters, mut commands) = (Vec::new(), Vec::new());
-        for cmd in Command::ALL {
-            for b in cmd.chars().bytes() {
-                letter_of[usize::from(b)] = letters.len() as u8;
-                letters.push(b);
-                commands.push(cmd);
-            }
-        }
+        // The letters in the automaton's numbering, and each one's command.
+        let letter_of = automaton::letter_of();
+        let (letters, commands): (Vec<u8>, Vec<Command>) =
+            Command::ALL.iter().flat_map(|&cmd| cmd.chars().bytes().map(move |b| (b, cmd))).unzip();
         let texts: Vec<Vec<u8>> = (0..phrases.len()).map(|i| phrases.text(i).to_vec()).collect();
         let down: Vec<bool> = commands.iter().map(|c| c.is_down()).collect();
         if texts.iter().any(|t| t.iter().all(|&b| !down[usize::from(letter_of[usize::from(b)])])) {
