@@ -144,7 +144,7 @@ impl Viewer {
                     Handed::Queued => {}
                     Handed::NewThread(stream) => {
                         let pool = &pool;
-                        s.spawn(move || pool.work(stream, |stream| self.serve(stream), &self.stopped));
+                        s.spawn(move || pool.work(stream, |stream| self.serve(stream)));
                     }
                     Handed::Full(stream) => Reply::error(503, "too many connections are open: try again").send(stream),
                 }
@@ -312,7 +312,7 @@ impl Pool {
 
     /// A thread's life: serves `first`, then each connection handed to it, until it has
     /// waited [`IDLE_TIME`] for one or the pool stops.
-    fn work(&self, first: TcpStream, serve: impl Fn(TcpStream), stopped: &AtomicBool) {
+    fn work(&self, first: TcpStream, serve: impl Fn(TcpStream)) {
         let mut next = Some(first);
         while let Some(stream) = next.take() {
             serve(stream);
@@ -323,7 +323,7 @@ impl Pool {
                     next = Some(stream);
                     break;
                 }
-                if state.stopped || stopped.load(Ordering::SeqCst) {
+                if state.stopped {
                     break;
                 }
                 let (s, wait) = self.ready.wait_timeout(state, IDLE_TIME).unwrap_or_else(|e| e.into_inner());
