@@ -207,7 +207,8 @@ pub fn merge_records<R: DeserializeOwned>(
                 stopped.push((name.clone(), mark));
                 continue;
             }
-            let r: Record<R> = serde_json::from_str(&line).map_err(|e| format!("{}: {e}", at()))?;
+            let r: Record<R> =
+                serde_json::from_str(&line).map_err(|e| format!("{}: not a record of this eval ({e})", at()))?;
             if let Some(first) = out.first()
                 && (first.of, first.base_seed) != (r.of, r.base_seed)
             {
@@ -301,6 +302,7 @@ mod tests {
         assert!(e.starts_with("b:1: a record of another run"), "{e}");
         let e = merge_records::<Out>([("x".to_string(), &b"{\"job\":1}\nnot json\n"[..])]).unwrap_err();
         assert!(e.starts_with("x:1:"), "{e}");
+        assert!(e.contains("not a record of this eval"), "{e}");
         assert!(merge_records::<Out>([("e".to_string(), &b""[..])]).is_err());
         assert_eq!(
             EvalRun { jobs: 1, seed: 0, threads: 1, shard: Shard { index: 2, count: 3 }, keep_cut_short: false }
