@@ -124,6 +124,11 @@ pub(crate) struct Fast<B> {
     pub(super) filters_after: u64,
     /// Packed copies of all pieces.
     pub(super) all_used: u64,
+    /// The placements' masks again, by type, then lowest bit (see [`Fast::somewhere`]).
+    pub(super) by_type: Vec<B>,
+    /// Where in `by_type` the placements of each type whose lowest bit is at least `b` start:
+    /// entry `t * (nbits + 1) + b` (entry `t * (nbits + 1) + nbits` ends the type's).
+    pub(super) type_from: Vec<u32>,
     /// Bits the longest placement spans (highest minus lowest bit plus one): a node's
     /// occupancy past its first free cell lies within them.
     pub(super) span: u32,
@@ -175,6 +180,8 @@ impl<B: CellBits> Fast<B> {
             filters: OnceLock::new(),
             filters_after: u64::MAX,
             all_used: 0,
+            by_type: Vec::new(),
+            type_from: Vec::new(),
             span: 0,
             dead_log2: 0,
             prefetch_bytes: PREFETCH_BYTES,
@@ -209,6 +216,7 @@ impl<B: CellBits> Fast<B> {
             }
             f.empty = Some((e, at));
         }
+        f.file_by_type();
         let span = f.masks.iter().map(|m| m.highest().unwrap_or(0) - m.lowest().unwrap_or(0) + 1).max();
         f.span = span.unwrap_or(1) as u32;
         f.dead_log2 = dead_log2::<B>(f.masks.len());
@@ -310,6 +318,50 @@ impl<B: CellBits> Fast<B> {
         }
         self.fit.finish(self.n_types);
         Some(())
+    }
+
+    /// Files the placements' masks by type, then lowest bit, for [`Fast::somewhere`].
+    fn file_by_type(&mut self) {
+        let row = self.nbits + 1;
+        // Counted by (type, lowest bit), then summed into starts.
+        let mut from = vec![0u32; self.n_types * row + 1];
+        for (&ty, mask) in self.tys.iter().zip(&self.masks) {
+            from[usize::from(ty) * row + mask.lowest().unwrap_or(0) + 1] += 1;
+        }
+        for k in 1..from.len() {
+            from[k] += from[k - 1];
+        }
+        let mut next = from.clone();
+        self.by_type = vec![B::empty(); self.masks.len()];
+        for (&ty, &mask) in self.tys.iter().zip(&self.masks) {
+            let at = &mut next[usize::from(ty) * row + mask.lowest().unwrap_or(0)];
+            self.by_type[*at as usize] = mask;
+            *at += 1;
+        }
+        from.pop();
+        self.type_from = from;
+    }
+
+    /// Whether some placement of type `ty` fits the free cells of `occ`, whose first free cell
+    /// is `f`, looking first at the one at `*witness` (an index into `by_type`, updated to the
+    /// one found): the one that fitted last mostly still does. Only placements whose lowest bit
+    /// is at least `f` can fit.
+    #[inline]
+    pub(super) fn somewhere(&self, ty: usize, occ: B, f: usize, witness: &mut u32) -> bool {
+        let row = ty * (self.nbits + 1);
+        let (lo, hi) = (self.type_from[row + f] as usize, self.type_from[row + self.nbits] as usize);
+        let w = (*witness as usize).clamp(lo, hi);
+        // Hot: a scan of the type's masks from the witness on, then from the first that may fit
+        // up to it.
+        let found = match self.by_type[w..hi].iter().position(|m| !m.intersects(occ)) {
+            Some(k) => w + k,
+            None => match self.by_type[lo..w].iter().position(|m| !m.intersects(occ)) {
+                Some(k) => lo + k,
+                None => return false,
+            },
+        };
+        *witness = found as u32;
+        true
     }
 
     /// The first chunk at `f`, the first free cell of `occ`, with a placement that fits (its
@@ -554,6 +606,37 @@ mod tests {
             let (n, _, outcome) = fast.count(&[Vec::new()], &next, &mut budget, &|_| {}).unwrap();
             assert_eq!((n, outcome), (expected, Outcome::Complete), "prefetch from {prefetch_bytes} bytes");
         }
+    }
+
+    /// `somewhere` says whether some placement of a type fits exactly when one of the type's
+    /// placements misses every covered cell, wherever its witness points, on random
+    /// occupancies covered up to their first free cell (as the search's are).
+    #[test]
+    fn somewhere_finds_a_fitting_placement_or_none() {
+        let pieces = [('L', 2, true, "#.\n#.\n##"), ('I', 1, true, "####"), ('T', 1, true, "###\n.#.")];
+        let (_, fast) = engine("######\n######\n######\n######", &pieces);
+        let mut rng = tessera_core::rng::Rng64::seed(5);
+        let (mut yes, mut no) = (0, 0);
+        for _ in 0..2000 {
+            let f = rng.below(20) as usize;
+            let mut occ = fast.start | Bitboard::below(f);
+            for b in f + 1..fast.nbits {
+                if rng.below(4) == 0 {
+                    occ |= Bitboard::from_cells([b]);
+                }
+            }
+            for ty in 0..pieces.len() {
+                let expected =
+                    (0..fast.masks.len()).any(|i| usize::from(fast.tys[i]) == ty && !fast.masks[i].intersects(occ));
+                let mut witness = rng.below(fast.masks.len() as u64) as u32;
+                assert_eq!(fast.somewhere(ty, occ, f, &mut witness), expected, "type {ty}, first free {f}");
+                if expected {
+                    assert!(!fast.by_type[witness as usize].intersects(occ), "the witness fits");
+                }
+                (yes, no) = if expected { (yes + 1, no) } else { (yes, no + 1) };
+            }
+        }
+        assert!(yes > 100 && no > 100, "both answers met: {yes} yes, {no} no");
     }
 
     /// Random orders (every node shuffles its candidates) still find exact covers, and still

@@ -8,7 +8,7 @@
 //! set. A node gathers its children's candidates before calling them: a child with none is never
 //! called.
 //!
-//! Four prunings:
+//! Five prunings:
 //! * *Pockets.* The lines that no placed piece touches yet are open. A flood from the open lines
 //!   walks back into the few lines the placed pieces reach; every free cell it cannot reach is in
 //!   a closed pocket, whose size must be a sum of piece sizes. Placements that close off such a
@@ -18,6 +18,11 @@
 //!   copies used, not on the path; a table remembers states whose subtree held no tiling (see
 //!   [`DeadStates`], keyed by the first free cell and the bits after it when they are few). It
 //!   is read in every call above the last three pieces, after the pocket check.
+//! * *Pieces with nowhere to go.* Above the last three pieces, a node where some type whose
+//!   copies must still be placed has no placement that fits is cut (each type remembers the
+//!   placement that fitted last, which mostly still does). Deep in a box that cuts many nodes;
+//!   on a flat board mostly nodes that would have died at once anyway, so each depth keeps the
+//!   check only while it pays, as measured on the nodes it would have cut (see [`Gate`]).
 //! * *The last two (three) pieces* (in enumerations). At a node with three (four) pieces left, a
 //!   candidate whose free cells start in the band of a filter of the regions that pairs
 //!   (triples) of placements tile is placed only if the filter lets them through (see
@@ -63,6 +68,59 @@ const POCKETS_BYTES: usize = 8 << 20;
 /// cell, first chunk with a fitting placement and the fitting placements in it.
 type Start = Option<(usize, usize, u128)>;
 
+/// What looking for somewhere one type fits costs, in nodes of the search (measured in
+/// instructions on development puzzles: a node 600 to 1,500, a type looked for about 60).
+const PROBE_COST: f64 = 0.25;
+
+/// A depth where the check does not run still runs it at one node in this many, to see whether
+/// it would pay there now.
+const GATE_SAMPLE: u64 = 64;
+
+/// Depths (pieces placed) where the check may run.
+const GATES: usize = 64;
+
+/// Checks at a depth between two decisions whether it runs there.
+const GATE_REVIEW: u64 = 256;
+
+/// One node in this many that the check would cut is searched anyway (a shadow), to see what
+/// cutting such nodes saves.
+const SHADOW: u64 = 16;
+
+/// What the check that every type fits somewhere says of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Check {
+    /// Every type has somewhere to go.
+    Fits,
+    /// Some type has none: cut the node.
+    Cut,
+    /// Some type has none, but search the node anyway and count its nodes (see [`SHADOW`]).
+    Shadow,
+}
+
+/// At one depth of the search: what the check that every type whose copies must still be
+/// placed fits somewhere has found there. Deep in a box the check cuts many nodes (a big piece
+/// with nowhere left to go); on a flat board it cuts nodes that would have died at once, and
+/// costs more than it saves: each depth keeps the check while the nodes it cut would have cost
+/// more than it did, as its shadows measure.
+#[derive(Clone, Debug, Default)]
+struct Gate {
+    /// Checks run, types looked for, and nodes the check would cut.
+    checks: u64,
+    probes: u64,
+    cuts: u64,
+    /// Shadows searched, and the nodes they took.
+    shadows: u64,
+    shadow_nodes: u64,
+}
+
+impl Gate {
+    /// A shadow searched, in `nodes` nodes below it.
+    fn shadowed(&mut self, nodes: u64) {
+        self.shadows += 1;
+        self.shadow_nodes += nodes + 1;
+    }
+}
+
 /// The state of one depth-first search.
 pub(super) struct Run<'a, B, const ONE: bool, const RANGED: bool> {
     t: &'a Fast<B>,
@@ -96,6 +154,15 @@ pub(super) struct Run<'a, B, const ONE: bool, const RANGED: bool> {
     pairs: Option<&'a RegionFilter>,
     triples: Option<&'a RegionFilter>,
     filters_at: u64,
+    /// Per type, the index among its placements of the last one found to fit (see
+    /// [`Run::all_fit`]).
+    witness: [u32; MAX_TYPES],
+    /// The type that [`Run::all_fit`] last found nowhere to go.
+    last_misfit: usize,
+    /// Per depth (pieces placed, below [`GATES`]): what the check that every type fits
+    /// somewhere has found there, and (bit `d` of `fit_on`) whether it runs there.
+    gates: Vec<Gate>,
+    fit_on: u64,
     /// The label of each type, when tilings are to be drawn; `board` holds the drawing.
     pub(super) labels: Option<&'a [char]>,
     pub(super) board: Vec<char>,
@@ -127,6 +194,10 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
             pairs: None,
             triples: None,
             filters_at: u64::MAX,
+            witness: [0; MAX_TYPES],
+            last_misfit: 0,
+            gates: vec![Gate::default(); GATES],
+            fit_on: !0,
             labels: None,
             board: Vec::new(),
         };
@@ -206,8 +277,20 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         {
             return ControlFlow::Continue(());
         }
+        let shadow = match remember && self.gated() {
+            true => match self.check_fit(occ, at.0) {
+                Check::Cut => {
+                    if let Some(d) = self.dead.as_mut() {
+                        d.insert(occ, at.0, self.used);
+                    }
+                    return ControlFlow::Continue(());
+                }
+                check => check == Check::Shadow,
+            },
+            false => false,
+        };
         self.count_node(budget)?;
-        let (t, found_before) = (self.t, self.found);
+        let (t, found_before, nodes_before) = (self.t, self.found, self.nodes);
         let flow = if self.shuffle.is_some() {
             self.shuffled(occ, open, at, visit, budget)
         } else if let Some(filter) = match t.pieces - self.placed {
@@ -231,12 +314,13 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         } else {
             t.each_fitting(at, occ, self.avail, |i| self.child(occ, open, i, visit, budget))
         };
-        if flow.is_continue()
-            && remember
-            && self.found == found_before
-            && let Some(d) = self.dead.as_mut()
-        {
-            d.insert(occ, at.0, self.used);
+        if flow.is_continue() && remember && self.found == found_before {
+            if shadow {
+                self.gates[self.placed].shadowed(self.nodes - nodes_before);
+            }
+            if let Some(d) = self.dead.as_mut() {
+                d.insert(occ, at.0, self.used);
+            }
         }
         flow
     }
@@ -268,6 +352,77 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
                 ControlFlow::Continue(())
             }
         })
+    }
+
+    /// Whether the node at this depth runs the check that every type fits somewhere: where it
+    /// pays (see [`Gate`]), and at one node in [`GATE_SAMPLE`] anyway.
+    #[inline(always)]
+    fn gated(&self) -> bool {
+        let d = self.placed;
+        d < GATES && (self.fit_on >> d & 1 != 0 || self.nodes.is_multiple_of(GATE_SAMPLE))
+    }
+
+    /// The check that every type whose copies must still be placed fits somewhere in the free
+    /// cells of `occ` (first free cell `f`), with what it found kept in this depth's [`Gate`].
+    #[inline]
+    fn check_fit(&mut self, occ: B, f: usize) -> Check {
+        let d = self.placed;
+        let (fit, probes) = self.all_fit(occ, f);
+        let g = &mut self.gates[d];
+        g.checks += 1;
+        g.probes += u64::from(probes);
+        if g.checks.is_multiple_of(GATE_REVIEW) {
+            self.review(d);
+        }
+        let g = &mut self.gates[d];
+        if fit {
+            Check::Fits
+        } else if g.cuts.is_multiple_of(SHADOW) {
+            g.cuts += 1;
+            Check::Shadow
+        } else {
+            g.cuts += 1;
+            Check::Cut
+        }
+    }
+
+    /// Decides again whether the check runs at depth `d`: when the nodes it cut off (at the mean
+    /// of its shadows) would have cost more than the check.
+    #[cold]
+    fn review(&mut self, d: usize) {
+        let g = &self.gates[d];
+        let saved = g.cuts as f64 * (g.shadow_nodes as f64 / g.shadows.max(1) as f64);
+        if saved >= PROBE_COST * g.probes as f64 {
+            self.fit_on |= 1 << d;
+        } else {
+            self.fit_on &= !(1 << d);
+        }
+    }
+
+    /// Whether every type whose copies must still be placed has a placement that fits the free
+    /// cells of `occ`, and how many types it looked for.
+    #[inline]
+    fn all_fit(&mut self, occ: B, f: usize) -> (bool, u32) {
+        let mut need = self.need();
+        // The type that fitted nowhere last time first: mostly the same big piece.
+        let last = self.last_misfit;
+        if need >> last & 1 != 0 {
+            if !self.t.somewhere(last, occ, f, &mut self.witness[last]) {
+                return (false, 1);
+            }
+            need &= !(1 << last);
+        }
+        let mut probes = 1;
+        while need != 0 {
+            let ty = need.trailing_zeros() as usize;
+            need &= need - 1;
+            probes += 1;
+            if !self.t.somewhere(ty, occ, f, &mut self.witness[ty]) {
+                self.last_misfit = ty;
+                return (false, probes);
+            }
+        }
+        (true, probes)
     }
 
     /// Counts a node searched, and asks the budget now and then whether to stop.
@@ -487,10 +642,22 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
                 return Ok(n);
             }
         }
+        let shadow = match remember && self.gated() {
+            true => match self.check_fit(occ, at.0) {
+                Check::Cut => {
+                    if let Some(d) = self.dead.as_mut() {
+                        d.insert(occ, at.0, self.used);
+                    }
+                    return Ok(0);
+                }
+                check => check == Check::Shadow,
+            },
+            false => false,
+        };
         if let ControlFlow::Break(r) = self.count_node(budget) {
             return Err(r);
         }
-        let t = self.t;
+        let (t, watch) = (self.t, shadow.then_some(self.nodes));
         let filter = match left {
             3 => self.pairs,
             4 => self.triples,
@@ -513,7 +680,7 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
             }
             self.kids.truncate(base);
             n?;
-            self.keep_count(occ, at.0, memo, total);
+            self.keep_count(occ, at.0, memo, total, watch);
             return Ok(total);
         }
         let flow = t.each_fitting(at, occ, self.avail, |i| {
@@ -538,14 +705,18 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
             return Err(r);
         }
         if remember {
-            self.keep_count(occ, at.0, memo, total);
+            self.keep_count(occ, at.0, memo, total, watch);
         }
         Ok(total)
     }
 
-    /// Keeps the count below a node: a dead state, or a subtree count.
+    /// Keeps the count below a node: a dead state, or a subtree count (`watch`: the nodes
+    /// searched before it, when it is a shadow of the check that every type fits).
     #[inline(always)]
-    fn keep_count(&mut self, occ: B, f: usize, memo: &mut SubtreeCounts<B>, total: u128) {
+    fn keep_count(&mut self, occ: B, f: usize, memo: &mut SubtreeCounts<B>, total: u128, watch: Option<u64>) {
+        if let Some(before) = watch {
+            self.gates[self.placed].shadowed(self.nodes - before);
+        }
         match self.dead.as_mut() {
             Some(d) if total == 0 => d.insert(occ, f, self.used),
             _ => memo.insert(occ, f, self.used, total),
