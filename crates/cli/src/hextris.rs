@@ -14,6 +14,7 @@ use tessera_game::tour::plural;
 use tessera_hextris::eval::{EvalRecord, EvalSummary, RunInfo, Stopped, evaluate, seconds_text};
 use tessera_hextris::format::{ProblemStats, ScoreReport, Submission};
 use tessera_hextris::judge::score;
+use tessera_hextris::phrase::PhraseError;
 use tessera_hextris::solver::{Game, Phase, Settings, problem_score, solve, working_seconds};
 use tessera_hextris::{Phrases, Problem, builtin};
 
@@ -44,21 +45,46 @@ pub enum HextrisCommand {
     Gen(GenArgs),
 }
 
-/// `-p PHRASE`, repeatable: the phrases of power (default: the official eighteen).
+/// `-p PHRASE`, repeatable: the phrases of power (default: the official eighteen), or
+/// `--no-phrases`.
 #[derive(Debug, Clone, Args)]
 pub struct PhraseArgs {
-    /// A phrase of power (repeatable) [default: the 18 official phrases].
+    /// A phrase of power (repeatable; at most 1000 of at most 1000 characters) [default: the 18
+    /// official phrases]. A phrase that brings a unit back to a position it held can never be
+    /// spelled: it is named on stderr and played as if not given.
     #[arg(short = 'p', long = "phrase", value_name = "PHRASE")]
     phrases: Vec<String>,
+    /// No phrases of power at all: play for the move score alone.
+    #[arg(long, conflicts_with = "phrases")]
+    no_phrases: bool,
 }
 
 impl PhraseArgs {
+    /// The phrases the games are judged with.
     fn get(&self) -> Result<Phrases> {
-        if self.phrases.is_empty() {
+        if self.no_phrases {
+            Ok(Phrases::none())
+        } else if self.phrases.is_empty() {
             Ok(Phrases::official())
         } else {
-            Phrases::new(self.phrases.iter().cloned()).map_err(|e| crate::common::usage(format!("bad -p: {e}")))
+            Phrases::new(self.phrases.iter().cloned()).map_err(|e| {
+                let hint = if e == PhraseError::Empty { " (for none at all: --no-phrases)" } else { "" };
+                crate::common::usage(format!("bad -p: {e}{hint}"))
+            })
         }
+    }
+
+    /// The phrases to play with ([`PhraseArgs::get`]): those no game can spell are named once on
+    /// stderr unless `quiet` (the solver leaves them out).
+    fn to_play(&self, quiet: bool) -> Result<Phrases> {
+        let phrases = self.get()?;
+        for i in phrases.never_spelled().into_iter().filter(|_| !quiet) {
+            eprintln!(
+                "note: phrase {:?} can never be spelled (it brings a unit back to a position it held): played as if not given",
+                phrases.name(i)
+            );
+        }
+        Ok(phrases)
     }
 }
 
@@ -308,7 +334,7 @@ pub fn run(cmd: HextrisCommand) -> Result<ExitCode> {
 
 fn solve_cmd(args: &SolveArgs) -> Result<ExitCode> {
     let problems: Vec<Problem> = args.files.iter().map(|f| load_problem(f)).collect::<Result<_>>()?;
-    let phrases = args.phrases.get()?;
+    let phrases = args.phrases.to_play(args.quiet)?;
     let threads = args.cores.get();
     let total = seconds_of(args.time, args.budget_ms).unwrap_or(5.0 * problems.len() as f64);
     let _ = args.memory; // the exact search of short games takes at most ~130 MB a thread
@@ -583,14 +609,15 @@ fn eval_cmd(args: &EvalArgs) -> Result<ExitCode> {
             // Found out now rather than after the problems before it.
             tessera_hextris::engine::Rules::new(p).with_context(|| format!("problem {}", p.id))?;
         }
-        let settings = Settings { phrases: args.phrases.get()?, ..Settings::default() };
+        let settings = Settings { phrases: args.phrases.to_play(false)?, ..Settings::default() };
         let info = RunInfo {
             seconds_per_problem: seconds_of(args.time, args.budget_ms).unwrap_or(10.0),
             cores: args.cores.get(),
             problems: (0..problems.len() as u64).filter(|&j| args.shard.shard.holds(j)).count(),
             interrupted: false,
         };
-        eprintln!("{}", eval_header(&info, problems.len(), &args.shard));
+        let phrases = tessera_hextris::eval::phrases_text(settings.phrases.names());
+        eprintln!("{}; phrases of power: {phrases}", eval_header(&info, problems.len(), &args.shard));
         let done = AtomicUsize::new(0);
         let records = jobs.run_keeping_cut_short(problems.len() as u64, 0, 1, |j, _| {
             let x = evaluate(&problems[j as usize], &settings, info.seconds_per_problem, info.cores);

@@ -14,6 +14,7 @@ use tessera_game::tour::plural;
 
 use crate::engine::EngineError;
 use crate::format::GAME;
+use crate::phrase::Phrases;
 use crate::problem::Problem;
 use crate::solver::{Settings, problem_score, solve, working_seconds};
 
@@ -153,12 +154,44 @@ pub struct EvalRecord {
     pub seconds_per_problem: f64,
     /// Cores used.
     pub cores: usize,
+    /// The phrases of power the games were played and judged with, as given (records written
+    /// before runs said so were all made with the official eighteen).
+    #[serde(default = "official_names")]
+    pub phrase_set: Vec<String>,
     /// Whether Ctrl-C cut the problem short (its games are the best found by then).
     #[serde(default)]
     pub stopped: bool,
     /// Why the problem could not be solved, if it could not (it then has no games).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+/// The official phrases' names (what records without a phrase set were made with).
+fn official_names() -> Vec<String> {
+    Phrases::official().names().to_vec()
+}
+
+/// The phrases of a record, as a set to compare.
+fn same_set(names: &[String]) -> Vec<String> {
+    let mut set: Vec<String> = names.iter().map(|n| n.to_ascii_lowercase()).collect();
+    set.sort_unstable();
+    set.dedup();
+    set
+}
+
+/// How a phrase set reads in a report: `the official 18`, `none`, or the phrases quoted.
+#[must_use]
+pub fn phrases_text(names: &[String]) -> String {
+    const SHOWN: usize = 8;
+    match Phrases::new(names.iter().cloned()) {
+        _ if names.is_empty() => "none".to_string(),
+        Ok(p) if p.is_official() => "the official 18".to_string(),
+        _ => {
+            let quoted: Vec<String> = names.iter().take(SHOWN).map(|n| format!("{n:?}")).collect();
+            let more = if names.len() > SHOWN { format!(" and {} more", names.len() - SHOWN) } else { String::new() };
+            format!("{} given: {}{more}", names.len(), quoted.join(", "))
+        }
+    }
 }
 
 /// How far a run of several problems got when it was stopped before its end.
@@ -203,6 +236,10 @@ pub struct EvalSummary {
     pub final_best_beaten: usize,
     /// Problems the final round re-ran (those with a best to beat).
     pub final_best_problems: usize,
+    /// The phrases of power the games were played and judged with (`null` if no problem was
+    /// solved). The final round's best are compared only with the official eighteen.
+    #[serde(default)]
+    pub phrase_set: Option<Vec<String>>,
     /// Each problem's scores.
     pub problems: Vec<EvalRow>,
     /// How far the run got, if it was stopped before its end (`null` when it was not).
@@ -232,6 +269,9 @@ pub enum SummaryError {
     /// Records of runs that gave their problems different times.
     #[error("the records are of runs with different times per problem ({0} s and {1} s)")]
     MixedTimes(f64, f64),
+    /// Records of runs with different phrase sets.
+    #[error("the records are of runs with different phrases of power ({0} and {1})")]
+    MixedPhrases(String, String),
 }
 
 impl EvalSummary {
@@ -244,9 +284,22 @@ impl EvalSummary {
         if let Some(x) = records.iter().find(|x| x.seconds_per_problem != seconds) {
             return Err(SummaryError::MixedTimes(seconds, x.seconds_per_problem));
         }
+        let phrases = first.map(|x| x.phrase_set.clone());
+        if let Some(first) = first
+            && let Some(x) = records.iter().find(|x| same_set(&x.phrase_set) != same_set(&first.phrase_set))
+        {
+            return Err(SummaryError::MixedPhrases(phrases_text(&first.phrase_set), phrases_text(&x.phrase_set)));
+        }
+        // The final round's best were reached with the official phrases: no target otherwise.
+        let official = phrases.as_ref().is_none_or(|p| Phrases::new(p.iter().cloned()).is_ok_and(|p| p.is_official()));
         let cores = run.map_or_else(|| records.iter().map(|x| x.cores).max().unwrap_or(0), |r| r.cores);
         let results = || records.iter().map(|x| &x.result);
-        let targets: Vec<(u64, u64)> = results().filter_map(|r| r.final_best.map(|b| (r.score, b))).collect();
+        let targets: Vec<(u64, u64)> =
+            results().filter_map(|r| r.final_best.filter(|_| official).map(|b| (r.score, b))).collect();
+        let mut rows: Vec<EvalRow> = records.iter().map(EvalRow::from).collect();
+        if !official {
+            rows.iter_mut().for_each(|r| r.final_best = None);
+        }
         Ok(EvalSummary {
             game: GAME.to_string(),
             seconds_per_problem: seconds,
@@ -254,7 +307,8 @@ impl EvalSummary {
             total: results().map(|r| r.score).sum(),
             final_best_beaten: targets.iter().filter(|(score, best)| score > best).count(),
             final_best_problems: targets.len(),
-            problems: records.iter().map(EvalRow::from).collect(),
+            phrase_set: phrases,
+            problems: rows,
             stopped: stopped(records, run),
         })
     }
@@ -298,11 +352,16 @@ impl fmt::Display for EvalSummary {
             seconds_text(self.seconds_per_problem),
             plural(self.cores as u64, "core", "cores")
         )?;
+        if let Some(p) = &self.phrase_set {
+            writeln!(f, "phrases of power: {}", phrases_text(p))?;
+        }
         writeln!(f, "problem  seeds    score     move    power  phrases  final best   time  width")?;
         for r in &self.problems {
             writeln!(f, "{}", row(r))?;
         }
+        let official = self.phrase_set.as_ref().is_none_or(|p| phrases_text(p) == "the official 18");
         let against = match self.final_best_problems {
+            0 if !official => "the final round's best are for the official phrases".to_string(),
             0 => "no problem of the final round".to_string(),
             n => format!(
                 "the final round's best beaten on {} of {}",
@@ -341,7 +400,8 @@ pub fn evaluate(problem: &Problem, settings: &Settings, seconds: f64, threads: u
         Err(e) => (unsolved(problem), Some(e.to_string())),
     };
     let stopped = error.is_none() && interrupted();
-    EvalRecord { result, seconds_per_problem: seconds, cores: threads, stopped, error }
+    let phrase_set = settings.phrases.names().to_vec();
+    EvalRecord { result, seconds_per_problem: seconds, cores: threads, phrase_set, stopped, error }
 }
 
 /// The result of a problem with no games.
@@ -418,7 +478,7 @@ mod tests {
     fn record(id: i64, score: u64, stopped: bool) -> EvalRecord {
         let p = crate::builtin::problem(id as usize).unwrap();
         let result = ProblemResult { score, ..unsolved(&p) };
-        EvalRecord { result, seconds_per_problem: 2.0, cores: 1, stopped, error: None }
+        EvalRecord { result, seconds_per_problem: 2.0, cores: 1, phrase_set: official_names(), stopped, error: None }
     }
 
     #[test]
@@ -432,6 +492,29 @@ mod tests {
         let text = s.to_string();
         assert!(text.contains("19887 beaten") && text.contains("28235 not yet"), "{text}");
         assert!(text.ends_with("total: 20150; the final round's best beaten on 1 of 2 problems\n"), "{text}");
+    }
+
+    #[test]
+    fn records_of_other_phrases_are_never_merged_and_have_no_final_best() {
+        let mut none = [record(8, 20000, false), record(9, 100, false)];
+        none.iter_mut().for_each(|x| x.phrase_set.clear());
+        let s = EvalSummary::new(&none, None).unwrap();
+        assert_eq!((s.final_best_problems, s.phrase_set.as_deref()), (0, Some(&[][..])));
+        assert!(s.problems.iter().all(|r| r.final_best.is_none()));
+        assert!(s.to_string().contains("phrases of power: none\n"), "{s}");
+        let mixed = [record(8, 20000, false), none[1].clone()];
+        let e = EvalSummary::new(&mixed, None).unwrap_err();
+        assert_eq!(e, SummaryError::MixedPhrases("the official 18".into(), "none".into()));
+        // The same set in another order and case merges.
+        let mut other = record(9, 100, false);
+        other.phrase_set.reverse();
+        other.phrase_set[0] = other.phrase_set[0].to_uppercase();
+        assert!(EvalSummary::new(&[record(8, 1, false), other], None).is_ok());
+        // Records written before runs named their phrases were made with the official ones.
+        let mut old = serde_json::to_value(record(8, 1, false)).unwrap();
+        old.as_object_mut().unwrap().remove("phrase_set");
+        let back: EvalRecord = serde_json::from_value(old).unwrap();
+        assert_eq!(back.phrase_set, official_names());
     }
 
     #[test]

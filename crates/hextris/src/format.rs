@@ -58,6 +58,8 @@ pub struct ScoreReport {
     pub missing_seeds: usize,
     /// Submissions for other problems, left out.
     pub other_problems: usize,
+    /// The phrases of power judged with, as given.
+    pub phrase_set: Vec<String>,
     /// The seeds judged, in the order of their last submission.
     pub seeds: Vec<ScoredSeed>,
 }
@@ -86,6 +88,7 @@ impl ScoreReport {
             score: total / problem.source_seeds.len() as u64,
             missing_seeds,
             other_problems,
+            phrase_set: phrases.names().to_vec(),
             seeds,
         }
     }

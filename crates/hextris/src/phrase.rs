@@ -55,12 +55,30 @@ pub struct Phrases {
     lower: Vec<Vec<u8>>,
 }
 
+/// The longest phrase accepted, in characters (the official ones have at most 51).
+pub const MAX_LEN: usize = 1000;
+
+/// The most phrases a set may hold (the contest had eighteen).
+pub const MAX_PHRASES: usize = 1000;
+
 /// Why a phrase cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PhraseError {
     /// Empty phrase.
     #[error("an empty phrase of power")]
     Empty,
+    /// A phrase longer than [`MAX_LEN`].
+    #[error("a phrase of {len} characters (at most {MAX_LEN})")]
+    TooLong {
+        /// Its length in characters.
+        len: usize,
+    },
+    /// More than [`MAX_PHRASES`] phrases.
+    #[error("{count} phrases (at most {MAX_PHRASES})")]
+    TooMany {
+        /// How many were given.
+        count: usize,
+    },
     /// A character that spells no command.
     #[error("phrase {phrase:?}: {ch:?} spells no command")]
     BadChar {
@@ -78,13 +96,26 @@ impl Phrases {
         Phrases::new(OFFICIAL.iter().map(|s| s.to_string())).expect("the official phrases are valid")
     }
 
-    /// Phrases given by the user; each must be spelled with command characters only
-    /// (duplicates, ignoring case, are kept once).
+    /// No phrases at all: games score their moves alone.
+    #[must_use]
+    pub fn none() -> Phrases {
+        Phrases { names: Vec::new(), lower: Vec::new() }
+    }
+
+    /// Phrases given by the user; each must be spelled with command characters only, at most
+    /// [`MAX_LEN`] of them, and at most [`MAX_PHRASES`] phrases (duplicates, ignoring case, are
+    /// kept once).
     pub fn new(names: impl IntoIterator<Item = String>) -> Result<Phrases, PhraseError> {
-        let mut p = Phrases { names: Vec::new(), lower: Vec::new() };
+        let mut p = Phrases::none();
+        let mut count = 0;
         for name in names {
+            count += 1;
             if name.is_empty() {
                 return Err(PhraseError::Empty);
+            }
+            let len = name.chars().count();
+            if len > MAX_LEN {
+                return Err(PhraseError::TooLong { len });
             }
             if let Some(ch) = name.chars().find(|&c| Command::from_char(c).is_none()) {
                 return Err(PhraseError::BadChar { phrase: name, ch });
@@ -95,7 +126,40 @@ impl Phrases {
                 p.lower.push(lower);
             }
         }
+        if count > MAX_PHRASES {
+            return Err(PhraseError::TooMany { count });
+        }
         Ok(p)
+    }
+
+    /// Whether these are the official eighteen (in any order, any case).
+    #[must_use]
+    pub fn is_official(&self) -> bool {
+        let official = Phrases::official();
+        self.len() == official.len() && official.lower.iter().all(|p| self.lower.contains(p))
+    }
+
+    /// The phrases as written.
+    #[must_use]
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The phrases that no game can ever spell (see [`revisits`]), by index.
+    #[must_use]
+    pub fn never_spelled(&self) -> Vec<usize> {
+        (0..self.len()).filter(|&i| revisits(&self.commands(i))).collect()
+    }
+
+    /// The same set without the phrases no game can spell (what a solver needs to look for).
+    #[must_use]
+    pub fn spellable(&self) -> Phrases {
+        let never = self.never_spelled();
+        let keep = |i: &usize| !never.contains(i);
+        Phrases {
+            names: (0..self.len()).filter(keep).map(|i| self.names[i].clone()).collect(),
+            lower: (0..self.len()).filter(keep).map(|i| self.lower[i].clone()).collect(),
+        }
     }
 
     /// How many phrases.
@@ -159,6 +223,35 @@ impl Phrases {
     }
 }
 
+/// Whether `commands` bring every unit back to a position it held, whatever its shape: some
+/// stretch of them without a move down (moves down never return) moves as far east as west and
+/// turns a whole number of times round. A unit may never revisit a position, so a phrase that
+/// does can never be spelled. (One whose stretches only turn half way round, say, can still
+/// be spelled by a unit without that symmetry.)
+#[must_use]
+pub fn revisits(commands: &[Command]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let (mut x, mut turn) = (0i64, 0i64);
+    seen.insert((x, turn));
+    for &c in commands {
+        match c {
+            Command::SW | Command::SE => {
+                // A new row: no later position can equal an earlier one.
+                seen.clear();
+                (x, turn) = (0, 0);
+            }
+            Command::E => x += 1,
+            Command::W => x -= 1,
+            Command::CW => turn = (turn + 1) % 6,
+            Command::CCW => turn = (turn + 5) % 6,
+        }
+        if !seen.insert((x, turn)) {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +276,33 @@ mod tests {
         assert!(matches!(Phrases::new(["ei#".to_string()]), Err(PhraseError::BadChar { ch: '#', .. })));
         let twice = Phrases::new(["Ei!".to_string(), "EI!".to_string()]).unwrap();
         assert_eq!(twice.len(), 1);
+    }
+
+    #[test]
+    fn phrases_too_long_or_too_many_are_refused() {
+        assert!(Phrases::new(["a".repeat(MAX_LEN)]).is_ok());
+        assert_eq!(Phrases::new(["a".repeat(MAX_LEN + 1)]), Err(PhraseError::TooLong { len: MAX_LEN + 1 }));
+        let many = (0..=MAX_PHRASES).map(|i| format!("{i:b}").replace('0', "p").replace('1', "b"));
+        assert_eq!(Phrases::new(many), Err(PhraseError::TooMany { count: MAX_PHRASES + 1 }));
+        assert!(Phrases::new(["é".to_string()]).is_err());
+        assert!(Phrases::none().is_empty());
+    }
+
+    #[test]
+    fn phrases_that_revisit_a_position_are_never_spelled() {
+        let p = |s: &str| Phrases::new([s.to_string()]).unwrap();
+        // East then west; six turns the same way; a turn and its undoing; a square dance.
+        for never in ["bp", "dddddd", "dk", "a bpb", "bdpk"] {
+            assert_eq!(p(never).never_spelled(), [0], "{never:?} revisits");
+        }
+        // Five turns; a turn half way round; east, down, west; every official phrase.
+        for ever in ["ddddd", "ddd", "bap", "ei!"] {
+            assert!(p(ever).never_spelled().is_empty(), "{ever:?} can be spelled");
+        }
+        assert!(Phrases::official().never_spelled().is_empty());
+        let mixed = Phrases::new(["ei!".to_string(), "bp".to_string()]).unwrap();
+        assert_eq!(mixed.spellable().names(), ["ei!"]);
+        assert!(Phrases::official().is_official() && !mixed.is_official());
     }
 
     #[test]

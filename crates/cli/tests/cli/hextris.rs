@@ -83,6 +83,26 @@ fn solve_uses_the_phrases_it_is_given() {
     assert!(seed["power_score"].as_u64().unwrap() >= 300 + 2 * 3, "{seed}");
 }
 
+/// With no phrases, games score their moves alone and the judge says so; a phrase no unit can
+/// spell is named once and played as if not given (the game is then the one of no phrases).
+#[test]
+fn no_phrases_and_unspellable_phrases_play_for_the_move_score() {
+    let dir = scratch("hextris-no-phrases");
+    let none = tessera(&["hextris", "solve", "-f", "21", "-t", "1", "-c", "1", "--no-phrases", "-q"]);
+    assert!(none.status.success(), "{}", stderr(&none));
+    let file = dir.join("none.json");
+    std::fs::write(&file, &none.stdout).unwrap();
+    let v = json(&["hextris", "score", "-f", "21", file.to_str().unwrap(), "--no-phrases", "--json"]);
+    assert_eq!(v["phrase_set"], serde_json::json!([]));
+    assert_eq!(v["seeds"][0]["error"], Value::Null);
+    assert!(v["score"].as_u64().unwrap() > 0 && v["seeds"][0]["power_score"] == 0, "{v}");
+    let never = tessera(&["hextris", "solve", "-f", "21", "-t", "1", "-c", "1", "-p", "bp", "-p", "dk"]);
+    assert!(never.status.success(), "{}", stderr(&never));
+    let err = stderr(&never);
+    assert_eq!(err.matches("can never be spelled").count(), 2, "{err}");
+    assert!(err.contains("\"bp\"") && err.contains("\"dk\""), "{err}");
+}
+
 #[test]
 fn show_replays_and_draws() {
     let dir = scratch("hextris-show");
@@ -213,6 +233,8 @@ fn bad_input_gets_one_error_line_and_a_failure() {
         vec!["hextris", "tune", "-j", "0"],
         vec!["hextris", "score", "-f", "6", "-p", "", sample],
         vec!["hextris", "score", "-f", "6", "-p", "a~b", sample],
+        vec!["hextris", "score", "-f", "6", "-p", "é", sample],
+        vec!["hextris", "score", "-f", "6", "-p", "ei!", "--no-phrases", sample],
         vec!["hextris", "show", "-f", "6", "--seed", "12345", sample],
     ];
     for args in cases {
