@@ -50,8 +50,8 @@ pub enum HextrisCommand {
 #[derive(Debug, Clone, Args)]
 pub struct PhraseArgs {
     /// A phrase of power (repeatable; at most 1000 of at most 1000 characters) [default: the 18
-    /// official phrases]. A phrase that brings a unit back to a position it held can never be
-    /// spelled: it is named on stderr and played as if not given.
+    /// official phrases]. A phrase that brings a unit back to a position it held is named on
+    /// stderr: a game can spell it only across a lock.
     #[arg(short = 'p', long = "phrase", value_name = "PHRASE")]
     phrases: Vec<String>,
     /// No phrases of power at all: play for the move score alone.
@@ -74,13 +74,14 @@ impl PhraseArgs {
         }
     }
 
-    /// The phrases to play with ([`PhraseArgs::get`]): those no game can spell are named once on
-    /// stderr unless `quiet` (the solver leaves them out).
+    /// The phrases to play with ([`PhraseArgs::get`]): those that bring a unit back to a
+    /// position it held are named once on stderr unless `quiet` (a game spells them only across
+    /// a lock).
     fn to_play(&self, quiet: bool) -> Result<Phrases> {
         let phrases = self.get()?;
-        for i in phrases.never_spelled().into_iter().filter(|_| !quiet) {
+        for i in phrases.revisiting().into_iter().filter(|_| !quiet) {
             eprintln!(
-                "note: phrase {:?} can never be spelled (it brings a unit back to a position it held): played as if not given",
+                "note: phrase {:?} brings a unit back to a position it held: no unit can spell it in its fall, only a game across a lock",
                 phrases.name(i)
             );
         }

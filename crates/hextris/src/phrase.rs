@@ -145,21 +145,11 @@ impl Phrases {
         &self.names
     }
 
-    /// The phrases that no game can ever spell (see [`revisits`]), by index.
+    /// The phrases that bring a unit back to a position it held (see [`revisits`]), by index:
+    /// no unit can spell one within its fall, only across a lock.
     #[must_use]
-    pub fn never_spelled(&self) -> Vec<usize> {
+    pub fn revisiting(&self) -> Vec<usize> {
         (0..self.len()).filter(|&i| revisits(&self.commands(i))).collect()
-    }
-
-    /// The same set without the phrases no game can spell (what a solver needs to look for).
-    #[must_use]
-    pub fn spellable(&self) -> Phrases {
-        let never = self.never_spelled();
-        let keep = |i: &usize| !never.contains(i);
-        Phrases {
-            names: (0..self.len()).filter(keep).map(|i| self.names[i].clone()).collect(),
-            lower: (0..self.len()).filter(keep).map(|i| self.lower[i].clone()).collect(),
-        }
     }
 
     /// How many phrases.
@@ -225,9 +215,11 @@ impl Phrases {
 
 /// Whether `commands` bring every unit back to a position it held, whatever its shape: some
 /// stretch of them without a move down (moves down never return) moves as far east as west and
-/// turns a whole number of times round. A unit may never revisit a position, so a phrase that
-/// does can never be spelled. (One whose stretches only turn half way round, say, can still
-/// be spelled by a unit without that symmetry.)
+/// turns a whole number of times round. A unit may never revisit a position, so no unit can
+/// spell such a phrase within its fall; a game still can, across a lock: a command of the
+/// stretch before the return locks the unit (a move into a wall or a filled cell), and the next
+/// unit spells the rest. (A stretch that only turns half way round, say, can still be spelled
+/// by a unit without that symmetry.)
 #[must_use]
 pub fn revisits(commands: &[Command]) -> bool {
     let mut seen = std::collections::HashSet::new();
@@ -289,19 +281,19 @@ mod tests {
     }
 
     #[test]
-    fn phrases_that_revisit_a_position_are_never_spelled() {
+    fn phrases_that_bring_a_unit_back_are_found() {
         let p = |s: &str| Phrases::new([s.to_string()]).unwrap();
         // East then west; six turns the same way; a turn and its undoing; a square dance.
-        for never in ["bp", "dddddd", "dk", "a bpb", "bdpk"] {
-            assert_eq!(p(never).never_spelled(), [0], "{never:?} revisits");
+        for back in ["bp", "dddddd", "dk", "a bpb", "bdpk"] {
+            assert_eq!(p(back).revisiting(), [0], "{back:?} revisits");
         }
         // Five turns; a turn half way round; east, down, west; every official phrase.
-        for ever in ["ddddd", "ddd", "bap", "ei!"] {
-            assert!(p(ever).never_spelled().is_empty(), "{ever:?} can be spelled");
+        for not in ["ddddd", "ddd", "bap", "ei!"] {
+            assert!(p(not).revisiting().is_empty(), "{not:?} does not revisit");
         }
-        assert!(Phrases::official().never_spelled().is_empty());
+        assert!(Phrases::official().revisiting().is_empty());
         let mixed = Phrases::new(["ei!".to_string(), "bp".to_string()]).unwrap();
-        assert_eq!(mixed.spellable().names(), ["ei!"]);
+        assert_eq!(mixed.revisiting(), [1]);
         assert!(Phrases::official().is_official() && !mixed.is_official());
     }
 

@@ -83,8 +83,8 @@ fn solve_uses_the_phrases_it_is_given() {
     assert!(seed["power_score"].as_u64().unwrap() >= 300 + 2 * 3, "{seed}");
 }
 
-/// With no phrases, games score their moves alone and the judge says so; a phrase no unit can
-/// spell is named once and played as if not given (the game is then the one of no phrases).
+/// With no phrases, games score their moves alone and the judge says so; a phrase that brings
+/// a unit back to a position it held is named once, and still played (across a lock).
 #[test]
 fn no_phrases_and_unspellable_phrases_play_for_the_move_score() {
     let dir = scratch("hextris-no-phrases");
@@ -99,7 +99,7 @@ fn no_phrases_and_unspellable_phrases_play_for_the_move_score() {
     let never = tessera(&["hextris", "solve", "-f", "21", "-t", "1", "-c", "1", "-p", "bp", "-p", "dk"]);
     assert!(never.status.success(), "{}", stderr(&never));
     let err = stderr(&never);
-    assert_eq!(err.matches("can never be spelled").count(), 2, "{err}");
+    assert_eq!(err.matches("brings a unit back").count(), 2, "{err}");
     assert!(err.contains("\"bp\"") && err.contains("\"dk\""), "{err}");
 }
 

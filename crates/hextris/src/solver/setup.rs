@@ -41,14 +41,11 @@ pub struct Solver<'p> {
 }
 
 impl<'p> Solver<'p> {
-    /// Prepares `problem`. Phrases that no game can spell are left out (see
-    /// [`Phrases::never_spelled`](crate::phrase::Phrases::never_spelled)): looking for them
-    /// would only cost time, and they score nothing.
+    /// Prepares `problem`.
     pub fn new(problem: &'p Problem, settings: &Settings) -> Result<Solver<'p>, EngineError> {
         let rules = Rules::new(problem)?;
-        let settings = Settings { phrases: settings.phrases.spellable(), ..settings.clone() };
         let rates = unit_rates(&rules, &settings.phrases);
-        Ok(Solver { problem, rules, rates, settings })
+        Ok(Solver { problem, rules, rates, settings: settings.clone() })
     }
 
     /// The expected phrase points per row of each unit.
