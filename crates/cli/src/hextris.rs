@@ -51,7 +51,7 @@ pub enum HextrisCommand {
 pub struct PhraseArgs {
     /// A phrase of power (repeatable; at most 1000 of at most 1000 characters) [default: the 18
     /// official phrases]. A phrase that brings a unit back to a position it held is named on
-    /// stderr: a game can spell it only across a lock.
+    /// stderr and played as if not given.
     #[arg(short = 'p', long = "phrase", value_name = "PHRASE")]
     phrases: Vec<String>,
     /// No phrases of power at all: play for the move score alone.
@@ -75,13 +75,12 @@ impl PhraseArgs {
     }
 
     /// The phrases to play with ([`PhraseArgs::get`]): those that bring a unit back to a
-    /// position it held are named once on stderr unless `quiet` (a game spells them only across
-    /// a lock).
+    /// position it held are named once on stderr unless `quiet` (the solver leaves them out).
     fn to_play(&self, quiet: bool) -> Result<Phrases> {
         let phrases = self.get()?;
         for i in phrases.revisiting().into_iter().filter(|_| !quiet) {
             eprintln!(
-                "note: phrase {:?} brings a unit back to a position it held: no unit can spell it in its fall, only a game across a lock",
+                "note: phrase {:?} brings a unit back to a position it held: no unit spells it in its fall, so it is played as if not given (a game may still spell it across a lock)",
                 phrases.name(i)
             );
         }

@@ -152,6 +152,18 @@ impl Phrases {
         (0..self.len()).filter(|&i| revisits(&self.commands(i))).collect()
     }
 
+    /// The same set without the phrases that bring a unit back to a position it held (what the
+    /// solver looks for: see [`Phrases::revisiting`]).
+    #[must_use]
+    pub fn without_revisiting(&self) -> Phrases {
+        let back = self.revisiting();
+        let keep = |i: &usize| !back.contains(i);
+        Phrases {
+            names: (0..self.len()).filter(keep).map(|i| self.names[i].clone()).collect(),
+            lower: (0..self.len()).filter(keep).map(|i| self.lower[i].clone()).collect(),
+        }
+    }
+
     /// How many phrases.
     pub fn len(&self) -> usize {
         self.names.len()
@@ -294,6 +306,7 @@ mod tests {
         assert!(Phrases::official().revisiting().is_empty());
         let mixed = Phrases::new(["ei!".to_string(), "bp".to_string()]).unwrap();
         assert_eq!(mixed.revisiting(), [1]);
+        assert_eq!(mixed.without_revisiting().names(), ["ei!"]);
         assert!(Phrases::official().is_official() && !mixed.is_official());
     }
 

@@ -84,7 +84,7 @@ fn solve_uses_the_phrases_it_is_given() {
 }
 
 /// With no phrases, games score their moves alone and the judge says so; a phrase that brings
-/// a unit back to a position it held is named once, and still played (across a lock).
+/// a unit back to a position it held is named once and played as if not given.
 #[test]
 fn no_phrases_and_unspellable_phrases_play_for_the_move_score() {
     let dir = scratch("hextris-no-phrases");

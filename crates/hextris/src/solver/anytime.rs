@@ -162,7 +162,7 @@ pub fn solve(
     let whole = budget;
     let mut width = 1;
     report(Phase::Widen, width, search.first_round(whole));
-    if let Some(turnless) = Turnless::of(&settings.phrases).filter(|_| single_cells::takes(&solver.rules)) {
+    if let Some(turnless) = Turnless::of(&solver.settings.phrases).filter(|_| single_cells::takes(&solver.rules)) {
         let share = whole.time_left().map_or_else(|| whole.fork(), |t| whole.within(t.mul_f64(CELLS_SHARE)));
         let (widest, improved) = search.single_cells(&turnless, &share);
         report(Phase::Cells, widest, improved);

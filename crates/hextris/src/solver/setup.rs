@@ -41,11 +41,14 @@ pub struct Solver<'p> {
 }
 
 impl<'p> Solver<'p> {
-    /// Prepares `problem`.
+    /// Prepares `problem`. Phrases that bring a unit back to a position it held are left out
+    /// (see [`Phrases::revisiting`](crate::phrase::Phrases::revisiting)): no unit spells one in
+    /// its fall, and looking for them across locks cost more than it won on a random set.
     pub fn new(problem: &'p Problem, settings: &Settings) -> Result<Solver<'p>, EngineError> {
         let rules = Rules::new(problem)?;
+        let settings = Settings { phrases: settings.phrases.without_revisiting(), ..settings.clone() };
         let rates = unit_rates(&rules, &settings.phrases);
-        Ok(Solver { problem, rules, rates, settings: settings.clone() })
+        Ok(Solver { problem, rules, rates, settings })
     }
 
     /// The expected phrase points per row of each unit.
