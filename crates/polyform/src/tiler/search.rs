@@ -277,18 +277,14 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         {
             return ControlFlow::Continue(());
         }
-        let shadow = match remember && self.gated() {
-            true => match self.check_fit(occ, at.0) {
-                Check::Cut => {
-                    if let Some(d) = self.dead.as_mut() {
-                        d.insert(occ, at.0, self.used);
-                    }
-                    return ControlFlow::Continue(());
-                }
-                check => check == Check::Shadow,
-            },
-            false => false,
-        };
+        let check = if remember && self.gated() { self.check_fit(occ, at.0) } else { Check::Fits };
+        if check == Check::Cut {
+            if let Some(d) = self.dead.as_mut() {
+                d.insert(occ, at.0, self.used);
+            }
+            return ControlFlow::Continue(());
+        }
+        let shadow = check == Check::Shadow;
         self.count_node(budget)?;
         let (t, found_before, nodes_before) = (self.t, self.found, self.nodes);
         let flow = if self.shuffle.is_some() {
@@ -642,18 +638,14 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
                 return Ok(n);
             }
         }
-        let shadow = match remember && self.gated() {
-            true => match self.check_fit(occ, at.0) {
-                Check::Cut => {
-                    if let Some(d) = self.dead.as_mut() {
-                        d.insert(occ, at.0, self.used);
-                    }
-                    return Ok(0);
-                }
-                check => check == Check::Shadow,
-            },
-            false => false,
-        };
+        let check = if remember && self.gated() { self.check_fit(occ, at.0) } else { Check::Fits };
+        if check == Check::Cut {
+            if let Some(d) = self.dead.as_mut() {
+                d.insert(occ, at.0, self.used);
+            }
+            return Ok(0);
+        }
+        let shadow = check == Check::Shadow;
         if let ControlFlow::Break(r) = self.count_node(budget) {
             return Err(r);
         }
