@@ -179,13 +179,18 @@ fn same_set(names: &[String]) -> Vec<String> {
     set
 }
 
+/// Whether a record's phrase set is the official eighteen (in any order and case).
+fn is_official(names: &[String]) -> bool {
+    Phrases::new(names.iter().cloned()).is_ok_and(|p| p.is_official())
+}
+
 /// How a phrase set reads in a report: `the official 18`, `none`, or the phrases quoted.
 #[must_use]
 pub fn phrases_text(names: &[String]) -> String {
     const SHOWN: usize = 8;
-    match Phrases::new(names.iter().cloned()) {
-        _ if names.is_empty() => "none".to_string(),
-        Ok(p) if p.is_official() => "the official 18".to_string(),
+    match names {
+        [] => "none".to_string(),
+        _ if is_official(names) => "the official 18".to_string(),
         _ => {
             let quoted: Vec<String> = names.iter().take(SHOWN).map(|n| format!("{n:?}")).collect();
             let more = if names.len() > SHOWN { format!(" and {} more", names.len() - SHOWN) } else { String::new() };
@@ -291,7 +296,7 @@ impl EvalSummary {
             return Err(SummaryError::MixedPhrases(phrases_text(&first.phrase_set), phrases_text(&x.phrase_set)));
         }
         // The final round's best were reached with the official phrases: no target otherwise.
-        let official = phrases.as_ref().is_none_or(|p| Phrases::new(p.iter().cloned()).is_ok_and(|p| p.is_official()));
+        let official = phrases.as_deref().is_none_or(is_official);
         let cores = run.map_or_else(|| records.iter().map(|x| x.cores).max().unwrap_or(0), |r| r.cores);
         let results = || records.iter().map(|x| &x.result);
         let targets: Vec<(u64, u64)> =
@@ -359,7 +364,7 @@ impl fmt::Display for EvalSummary {
         for r in &self.problems {
             writeln!(f, "{}", row(r))?;
         }
-        let official = self.phrase_set.as_ref().is_none_or(|p| phrases_text(p) == "the official 18");
+        let official = self.phrase_set.as_deref().is_none_or(is_official);
         let against = match self.final_best_problems {
             0 if !official => "the final round's best are for the official phrases".to_string(),
             0 => "no problem of the final round".to_string(),

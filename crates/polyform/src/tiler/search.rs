@@ -367,19 +367,16 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
         let g = &mut self.gates[d];
         g.checks += 1;
         g.probes += u64::from(probes);
+        let check = match fit {
+            true => Check::Fits,
+            false if g.cuts.is_multiple_of(SHADOW) => Check::Shadow,
+            false => Check::Cut,
+        };
+        g.cuts += u64::from(!fit);
         if g.checks.is_multiple_of(GATE_REVIEW) {
             self.review(d);
         }
-        let g = &mut self.gates[d];
-        if fit {
-            Check::Fits
-        } else if g.cuts.is_multiple_of(SHADOW) {
-            g.cuts += 1;
-            Check::Shadow
-        } else {
-            g.cuts += 1;
-            Check::Cut
-        }
+        check
     }
 
     /// Decides again whether the check runs at depth `d`: when the nodes it cut off (at the mean
@@ -400,15 +397,16 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
     #[inline]
     fn all_fit(&mut self, occ: B, f: usize) -> (bool, u32) {
         let mut need = self.need();
+        let mut probes = 0;
         // The type that fitted nowhere last time first: mostly the same big piece.
         let last = self.last_misfit;
         if need >> last & 1 != 0 {
+            probes += 1;
             if !self.t.somewhere(last, occ, f, &mut self.witness[last]) {
-                return (false, 1);
+                return (false, probes);
             }
             need &= !(1 << last);
         }
-        let mut probes = 1;
         while need != 0 {
             let ty = need.trailing_zeros() as usize;
             need &= need - 1;
