@@ -361,6 +361,10 @@ fn burr_files_are_listed_and_solved() {
     assert_eq!(report.assemblies, Some(233096));
     let text = stdout(&tessera(&["tiling", "solve", f, "--problem", "2"]));
     assert!(text.contains("assemblies: 6648 (as BurrTools counts them)"), "{text}");
+    // The other search order counts the same, and says which engine it is.
+    let text = stdout(&tessera(&["tiling", "solve", f, "--problem", "2", "--engine", "constrained"]));
+    assert!(text.contains("assemblies: 6648 (as BurrTools counts them)"), "{text}");
+    assert!(text.contains("Constrained engine"), "{text}");
     let shown = stdout(&tessera(&["tiling", "show", f, "--problem", "0"]));
     assert!(shown.starts_with("name check-2-6: problem 0\nlattice cube\n"), "{shown}");
     // A file named as BurrTools' that is something else is said to be so, not read as text.

@@ -138,6 +138,8 @@ pub(crate) struct Fast<B> {
     /// A node prefetches its children's table slots once a search's tables take this many
     /// bytes ([`PREFETCH_BYTES`]; below, they stay in cache and the prefetches only cost).
     pub(super) prefetch_bytes: usize,
+    /// Whether enumerations search the most constrained cell or piece first (see `mrv.rs`).
+    pub(super) mrv: bool,
 }
 
 impl<B: CellBits> Fast<B> {
@@ -185,6 +187,7 @@ impl<B: CellBits> Fast<B> {
             span: 0,
             dead_log2: 0,
             prefetch_bytes: PREFETCH_BYTES,
+            mrv: false,
         };
         let (mut up, mut down) = (0, 0);
         // A layout in lines has at most `STEPS` neighbour steps each way; one with the optional
@@ -222,6 +225,13 @@ impl<B: CellBits> Fast<B> {
         f.dead_log2 = dead_log2::<B>(f.masks.len());
         f.filters_after = f.filters_cost();
         Some(f)
+    }
+
+    /// These tables searched most constrained first (see `mrv.rs`) when `yes`, unless some type
+    /// has a range of copies.
+    pub(crate) fn constrained(mut self, yes: bool) -> Self {
+        self.mrv = yes && !self.ranged;
+        self
     }
 
     /// What making the filters costs, in nodes of the search ([`making_cost`] over

@@ -18,6 +18,7 @@ mod fast;
 mod fit;
 mod fixed;
 mod memo;
+mod mrv;
 mod pairs;
 pub mod plan;
 pub mod problem;

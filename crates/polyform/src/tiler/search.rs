@@ -1045,6 +1045,9 @@ impl<B: CellBits> Engine for Fast<B> {
         labels: Option<&[char]>,
         visit: &mut Visit<'_>,
     ) -> Outcome {
+        if self.mrv {
+            return self.run_mrv(prefixes, next, budget, labels, visit);
+        }
         if self.ranged {
             self.run_as::<false, true>(prefixes, next, budget, labels, visit)
         } else if self.counts.iter().all(|&c| c == 1) {
@@ -1059,7 +1062,7 @@ impl<B: CellBits> Engine for Fast<B> {
     /// type, remembering live states saves little (a tenth on one-sided pentominoes in 5x18)
     /// and Burnside's fixed tilings then cost more than visiting each tiling.
     fn counts_subtrees(&self) -> bool {
-        self.used_bits.is_some() && self.counts.iter().any(|&c| c > 1)
+        !self.mrv && self.used_bits.is_some() && self.counts.iter().any(|&c| c > 1)
     }
 
     fn count(

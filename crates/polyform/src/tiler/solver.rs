@@ -56,6 +56,11 @@ pub enum EngineKind {
     Fast,
     /// Generic dancing links (no pruning, no symmetry breaking).
     Dlx,
+    /// The fast engine's tables searched most constrained first: the cell or the piece with the
+    /// fewest placements left, as dancing links branches (puzzles with ranges of copies are
+    /// searched as by `fast`). Several times faster than `fast` on some boxes of distinct
+    /// pieces, slower on most other puzzles.
+    Constrained,
 }
 
 /// Most shards a count may be split into.
@@ -220,7 +225,7 @@ impl Tiler {
         let kind = match kind {
             EngineKind::Auto if fits => EngineKind::Fast,
             EngineKind::Auto => EngineKind::Dlx,
-            EngineKind::Fast if !fits => {
+            EngineKind::Fast | EngineKind::Constrained if !fits => {
                 return Err(TilingError::TooBigForFast(plan.nbits, plan.types.len(), mask_bytes >> 20));
             }
             k => k,
@@ -228,7 +233,7 @@ impl Tiler {
         let mut stop = budget.worker();
         let engine: Box<dyn Engine> = match kind {
             EngineKind::Dlx => Box::new(Dlx::new(&plan)),
-            _ => fast_engine(&plan, &mut stop)
+            _ => fast_engine(&plan, &mut stop, kind == EngineKind::Constrained)
                 .ok_or_else(|| TilingError::Stopped(stop.reason().unwrap_or(StopReason::Cancelled)))?,
         };
         Ok(Tiler { plan, engine, kind })
@@ -644,7 +649,7 @@ impl Tiler {
     /// The kept placement of the restricted piece in a tiling found by the engine, if the
     /// engine restricts one (the fast engine does, when the board has symmetries).
     fn restricted(&self, ids: &[u32]) -> Option<usize> {
-        if self.kind != EngineKind::Fast {
+        if !matches!(self.kind, EngineKind::Fast | EngineKind::Constrained) {
             return None;
         }
         ids.iter().map(|&id| id as usize).find(|&id| self.plan.reps_of(id).is_some())
@@ -738,22 +743,23 @@ impl Fixed {
 }
 
 /// The fast engine with the smallest cell-set representation that holds the board.
-fn fast_engine(plan: &Plan, stop: &mut dyn Stop) -> Option<Box<dyn Engine>> {
-    fn boxed<B: CellBits + 'static>(f: Option<Fast<B>>) -> Option<Box<dyn Engine>>
+fn fast_engine(plan: &Plan, stop: &mut dyn Stop, constrained: bool) -> Option<Box<dyn Engine>> {
+    fn boxed<B: CellBits + 'static>(f: Option<Fast<B>>, constrained: bool) -> Option<Box<dyn Engine>>
     where
         Fast<B>: Engine,
     {
-        f.map(|f| Box::new(f) as Box<dyn Engine>)
+        f.map(|f| Box::new(f.constrained(constrained)) as Box<dyn Engine>)
     }
+    let c = constrained;
     match plan.nbits {
-        0..=64 => boxed(Fast::<Bitboard>::new(plan, stop)),
-        65..=128 => boxed(Fast::<WideBits<2>>::new(plan, stop)),
-        129..=192 => boxed(Fast::<WideBits<3>>::new(plan, stop)),
-        193..=256 => boxed(Fast::<WideBits<4>>::new(plan, stop)),
-        257..=512 => boxed(Fast::<WideBits<8>>::new(plan, stop)),
-        513..=1024 => boxed(Fast::<WideBits<16>>::new(plan, stop)),
-        1025..=2048 => boxed(Fast::<WideBits<32>>::new(plan, stop)),
-        _ => boxed(Fast::<WideBits<64>>::new(plan, stop)),
+        0..=64 => boxed(Fast::<Bitboard>::new(plan, stop), c),
+        65..=128 => boxed(Fast::<WideBits<2>>::new(plan, stop), c),
+        129..=192 => boxed(Fast::<WideBits<3>>::new(plan, stop), c),
+        193..=256 => boxed(Fast::<WideBits<4>>::new(plan, stop), c),
+        257..=512 => boxed(Fast::<WideBits<8>>::new(plan, stop), c),
+        513..=1024 => boxed(Fast::<WideBits<16>>::new(plan, stop), c),
+        1025..=2048 => boxed(Fast::<WideBits<32>>::new(plan, stop), c),
+        _ => boxed(Fast::<WideBits<64>>::new(plan, stop), c),
     }
 }
 

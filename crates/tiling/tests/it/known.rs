@@ -195,8 +195,9 @@ fn thousands_of_pieces_do_not_overflow_the_stack() {
 }
 
 /// BurrTools files (written for tessera, see `crates/tiling/tests/data/burr/README.md`): every
-/// problem's assemblies are what BurrTools' `burrTxt` counted, and the first tiling found is
-/// one by the validator.
+/// problem's assemblies are what BurrTools' `burrTxt` counted, by the default engine and by the
+/// fast engine's most-constrained-first order, and the first tiling found is one by the
+/// validator.
 #[test]
 fn burr_files_count_what_burrtools_counts() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/burr");
@@ -206,21 +207,24 @@ fn burr_files_count_what_burrtools_counts() {
         let [file, problem, want] = line.split('\t').collect::<Vec<_>>()[..] else { panic!("{line}") };
         let path = dir.join(file);
         let puzzle = tessera_tiling::library::open_problem(path.to_str().unwrap(), Some(problem)).unwrap();
-        let tiler = Tiler::new(&puzzle.problem).unwrap();
-        let counts = tiler.count(2, &Budget::unlimited());
-        let (assemblies, outcome) = tessera_tiling::burr::assemblies(
-            &puzzle.problem,
-            counts.distinct,
-            tiler.group().reflections,
-            EngineKind::Auto,
-            1,
-            &Budget::unlimited(),
-        )
-        .unwrap();
-        assert_eq!((assemblies, outcome), (want.parse().unwrap(), Outcome::Complete), "{file} problem {problem}");
-        if let Verdict::Feasible(s) = tiler.first(1, 0, &Budget::unlimited()) {
-            let labels: Vec<char> = tiler.labels(&s).chars().collect();
-            assert_eq!(validate(&puzzle.problem, &labels), Ok(()), "{file} problem {problem}");
+        for engine in [EngineKind::Auto, EngineKind::Constrained] {
+            let tiler = Tiler::with_engine(&puzzle.problem, engine).unwrap();
+            let counts = tiler.count(2, &Budget::unlimited());
+            let (assemblies, outcome) = tessera_tiling::burr::assemblies(
+                &puzzle.problem,
+                counts.distinct,
+                tiler.group().reflections,
+                engine,
+                1,
+                &Budget::unlimited(),
+            )
+            .unwrap();
+            let want = (want.parse().unwrap(), Outcome::Complete);
+            assert_eq!((assemblies, outcome), want, "{file} problem {problem} {engine:?}");
+            if let Verdict::Feasible(s) = tiler.first(1, 0, &Budget::unlimited()) {
+                let labels: Vec<char> = tiler.labels(&s).chars().collect();
+                assert_eq!(validate(&puzzle.problem, &labels), Ok(()), "{file} problem {problem}");
+            }
         }
         checked += 1;
     }

@@ -36,17 +36,20 @@ proptest! {
         prop_assert_eq!(validate(&p.puzzle.problem, &labels), Ok(()));
     }
 
-    /// The fast engine (pruning, symmetry breaking, parallel split) counts what plain dancing
-    /// links counts.
+    /// The fast engine (pruning, symmetry breaking, parallel split), in both its orders,
+    /// counts what plain dancing links counts.
     #[test]
     fn fast_and_dlx_agree(kind in 0usize..5, width in 1u32..6, height in 1u32..5, min in 1u32..5,
                           mirror: bool, threads in 1usize..3, seed: u64) {
         let s = spec(kind, width, height, 0, min, min + 1, mirror);
         let p = planted(&s, "prop", &mut Rng64::seed(seed)).unwrap();
         let fast = Tiler::with_engine(&p.puzzle.problem, EngineKind::Fast).unwrap().count(threads, &Budget::unlimited());
+        let constrained =
+            Tiler::with_engine(&p.puzzle.problem, EngineKind::Constrained).unwrap().count(threads, &Budget::unlimited());
         let dlx = Tiler::with_engine(&p.puzzle.problem, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
         prop_assert!(fast.raw >= 1);
         prop_assert_eq!((fast.raw, fast.distinct), (dlx.raw, dlx.distinct), "{}", p.puzzle.to_text());
+        prop_assert_eq!((constrained.raw, constrained.distinct), (dlx.raw, dlx.distinct), "{}", p.puzzle.to_text());
     }
 }
 
@@ -61,8 +64,10 @@ fn wide_boards_agree_with_dlx() {
         assert!(fast.plan().nbits > 64);
         let a = fast.count(2, &Budget::unlimited());
         let b = Tiler::with_engine(&p.puzzle.problem, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
+        let c = Tiler::with_engine(&p.puzzle.problem, EngineKind::Constrained).unwrap().count(2, &Budget::unlimited());
         assert!(a.raw >= 1);
         assert_eq!((a.raw, a.distinct), (b.raw, b.distinct), "{}", p.puzzle.to_text());
+        assert_eq!((c.raw, c.distinct), (b.raw, b.distinct), "constrained: {}", p.puzzle.to_text());
     }
 }
 
@@ -314,6 +319,8 @@ proptest! {
         if a.raw <= 100_000 {
             let b = Tiler::with_engine(&problem, EngineKind::Dlx).unwrap().count(1, &Budget::unlimited());
             prop_assert_eq!((a.raw, a.distinct), (b.raw, b.distinct), "{:?}", problem);
+            let c = Tiler::with_engine(&problem, EngineKind::Constrained).unwrap().count(threads, &Budget::unlimited());
+            prop_assert_eq!((c.raw, c.distinct), (b.raw, b.distinct), "constrained: {:?}", problem);
         }
         let Verdict::Feasible(sol) = fast.first(threads, seed, &Budget::unlimited()) else { panic!("no tiling: {problem:?}") };
         let found: Vec<char> = fast.labels(&sol).chars().collect();
@@ -329,7 +336,7 @@ proptest! {
 fn one_empty_cell_is_not_the_symmetry_breaker() {
     let text = "lattice cube\ncell + optional\nboard cells\n0 0 0 +\n1 0 0\n2 0 0\n0 1 0\n1 1 0\n2 1 0\n0 0 1\n1 0 1\n2 0 1\n0 1 1 +\n1 1 1\n2 1 1\n3 1 0 +\n\npiece A x8 cells\n0 0 0\n\npiece B x2 cells\n0 0 0\n0 0 1\n";
     let problem = tessera_tiling::Puzzle::parse(text).unwrap().problem;
-    for engine in [EngineKind::Fast, EngineKind::Dlx] {
+    for engine in [EngineKind::Fast, EngineKind::Constrained, EngineKind::Dlx] {
         let counts = Tiler::with_engine(&problem, engine).unwrap().count(1, &Budget::unlimited());
         assert_eq!((counts.raw, counts.distinct), (366, 186), "{engine:?}");
     }

@@ -1,0 +1,410 @@
+//! The fast engine's second search order: the most constrained cell or piece first.
+//!
+//! Filling the first free cell walks a front across the board. In a box of cubes that front is
+//! a whole cross-section, and the first free cell of it is seldom the hardest to cover: a corner
+//! behind a big piece may have one placement left while the search branches ten ways elsewhere.
+//! Dancing links (BurrTools counts this way) branches on the item with the fewest options; this
+//! search does the same over the fast engine's masks.
+//!
+//! A node holds the list of placements that fit it (its *candidates*, stacked per depth). It
+//! counts, for every free cell, the candidates that cover it, in bit-sliced counters (one mask
+//! per bit of the count, added to like a binary adder: a handful of mask operations a candidate,
+//! whatever its size), and for every type its candidates. Then it branches on
+//!
+//! * the free cell with the fewest candidates (none: the node is dead), or
+//! * a type with one copy left that has still fewer placements (none: dead); a type with `k`
+//!   copies left and fewer than `k` placements is dead too.
+//!
+//! A child's candidates are its parent's minus those that meet the placement just made (and
+//! those of a type whose copies are used up). States known to hold no tiling are remembered, as
+//! in the first-cell search: what remains below a node depends only on the covered cells and the
+//! copies used.
+//!
+//! The counters hold 0 to 7 exactly and "8 or more" (a sticky fourth bit): a node where every
+//! free cell has eight candidates or more fills its first free cell.
+
+use std::ops::{BitAnd, BitOr, BitXor, ControlFlow, Not};
+
+use tessera_core::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason};
+
+use crate::bits::CellBits;
+use crate::tiler::engine::Visit;
+use crate::tiler::fast::{Fast, MAX_TYPES};
+use crate::tiler::memo::Memo;
+
+/// Counts in bit slices: item `b` (a cell, or a type) has bit `b` of `c[0..3]` as a three-bit
+/// count, and at least 8 if bit `b` of `c[3]` is set (the low bits then wrap).
+#[derive(Clone, Copy, Default)]
+struct Counters<T> {
+    c: [T; 4],
+}
+
+impl<T: Copy + BitAnd<Output = T> + BitOr<Output = T> + BitXor<Output = T> + Not<Output = T>> Counters<T> {
+    /// Adds one to the count of every item of `m` (a ripple through the slices).
+    #[inline(always)]
+    fn add(&mut self, m: T) {
+        let mut carry = m;
+        for k in 0..3 {
+            let next = self.c[k] & carry;
+            self.c[k] = self.c[k] ^ carry;
+            carry = next;
+        }
+        self.c[3] = self.c[3] | carry;
+    }
+
+    /// The items of `within` with exactly `v` (below 8).
+    #[inline(always)]
+    fn exactly(&self, v: u32, within: T) -> T {
+        let mut set = within & !self.c[3];
+        for k in 0..3 {
+            set = set & if v >> k & 1 != 0 { self.c[k] } else { !self.c[k] };
+        }
+        set
+    }
+}
+
+/// A candidate: a placement's mask, type and index, copied into the node's list (so that the
+/// hot loops read the lists in order, with no lookups).
+#[derive(Clone, Copy, Default)]
+struct Entry<B> {
+    mask: B,
+    ty: u8,
+    i: u32,
+}
+
+/// A node's candidates counted, by cell and by type.
+#[derive(Clone, Copy, Default)]
+struct Tally<B> {
+    cells: Counters<B>,
+    types: Counters<u64>,
+}
+
+impl<B: CellBits> Tally<B> {
+    /// Counts a candidate (`keep`) or not (hot: no branch).
+    #[inline(always)]
+    fn add(&mut self, e: &Entry<B>, keep: bool) {
+        self.cells.add(if keep { e.mask } else { B::empty() });
+        self.types.add(u64::from(keep) << (e.ty % 64));
+    }
+
+    /// How many candidates type `ty` has (8 standing for 8 or more).
+    fn of_type(&self, ty: usize) -> u32 {
+        let c = &self.types.c;
+        if c[3] >> ty & 1 != 0 { 8 } else { (0..3).map(|k| ((c[k] >> ty & 1) as u32) << k).sum() }
+    }
+}
+
+/// What a node branches on.
+#[derive(Clone, Copy)]
+enum Pick {
+    /// The placements that cover this bit.
+    Cell(usize),
+    /// The placements of this type.
+    Type(u8),
+}
+
+/// One worker's search in the most-constrained-first order (see the module's text).
+pub(super) struct Mrv<'a, B> {
+    t: &'a Fast<B>,
+    /// Copies left of each type.
+    counts: [u32; MAX_TYPES],
+    /// The types with exactly one copy left, and those with more.
+    one_left: u64,
+    more_left: u64,
+    /// Packed copies used (the dead states' key).
+    used: u64,
+    /// The candidates of every node on the current path, stacked in `cand[..top]` (a buffer
+    /// that only grows: a child's list is written past its parent's without clearing first).
+    cand: Vec<Entry<B>>,
+    top: usize,
+    /// The placements each node on the current path branches on, stacked.
+    branch: Vec<Entry<B>>,
+    /// The placements made, root first.
+    path: Vec<u32>,
+    /// States known to hold no tiling (when copies used pack into a word).
+    dead: Option<Memo<(B, u64), u8>>,
+    nodes: u64,
+    found: u64,
+    ids: Vec<u32>,
+    labels: Option<&'a [char]>,
+    board: Vec<char>,
+}
+
+impl<'a, B: CellBits> Mrv<'a, B> {
+    fn new(t: &'a Fast<B>, labels: Option<&'a [char]>) -> Self {
+        Mrv {
+            t,
+            counts: [0; MAX_TYPES],
+            one_left: 0,
+            more_left: 0,
+            used: 0,
+            cand: Vec::new(),
+            top: 0,
+            branch: Vec::new(),
+            path: Vec::with_capacity(t.pieces),
+            dead: t.used_bits.map(|_| Memo::new(t.dead_log2)),
+            nodes: 0,
+            found: 0,
+            ids: Vec::new(),
+            labels,
+            board: if labels.is_some() { vec![' '; t.cells] } else { Vec::new() },
+        }
+    }
+
+    /// Sets the masks of types by copies left after type `ty`'s count changed.
+    #[inline(always)]
+    fn recount(&mut self, ty: usize) {
+        let bit = 1u64 << ty;
+        let left = self.counts[ty];
+        self.one_left = if left == 1 { self.one_left | bit } else { self.one_left & !bit };
+        self.more_left = if left > 1 { self.more_left | bit } else { self.more_left & !bit };
+    }
+
+    /// Searches below a prefix.
+    fn start(&mut self, prefix: &[u32], visit: &mut Visit<'_>, budget: &mut Budget) -> ControlFlow<StopReason> {
+        let t = self.t;
+        let mut occ = t.start;
+        self.counts = [0; MAX_TYPES];
+        self.counts[..t.counts.len()].copy_from_slice(&t.counts);
+        self.used = 0;
+        self.path.clear();
+        for &i in prefix {
+            let ty = usize::from(t.tys[i as usize]);
+            occ |= t.masks[i as usize];
+            self.counts[ty] -= 1;
+            self.used += t.units[ty];
+            self.path.push(i);
+        }
+        for ty in 0..t.counts.len() {
+            self.recount(ty);
+        }
+        self.cand.clear();
+        let mut tally = Tally::default();
+        for (i, (&mask, &ty)) in t.masks.iter().zip(&t.tys).enumerate() {
+            if self.counts[usize::from(ty)] > 0 && !mask.intersects(occ) {
+                let e = Entry { mask, ty, i: i as u32 };
+                self.cand.push(e);
+                tally.add(&e, true);
+            }
+        }
+        self.top = self.cand.len();
+        self.node(occ, 0, &tally, visit, budget)
+    }
+
+    /// Searches below a node whose candidates are `self.cand[from..]`, counted in `tally`.
+    fn node(
+        &mut self,
+        occ: B,
+        from: usize,
+        tally: &Tally<B>,
+        visit: &mut Visit<'_>,
+        budget: &mut Budget,
+    ) -> ControlFlow<StopReason> {
+        let free = !occ;
+        if free.is_empty() {
+            return self.leaf(visit);
+        }
+        let key = (occ, self.used);
+        let hash = occ.digest() ^ self.used.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        if self.dead.as_ref().is_some_and(|d| d.get(key, hash).is_some()) {
+            return ControlFlow::Continue(());
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && budget.should_stop(POLL_INTERVAL) {
+            return ControlFlow::Break(budget.reason().unwrap_or(StopReason::Cancelled));
+        }
+        let Some(pick) = self.pick(free, from, tally) else {
+            return ControlFlow::Continue(());
+        };
+        // The placements to branch on, stacked (the children's lists go on `cand`).
+        let base = self.branch.len();
+        let end = self.top;
+        for e in &self.cand[from..end] {
+            let hit = match pick {
+                Pick::Cell(b) => e.mask.contains(b),
+                Pick::Type(ty) => e.ty == ty,
+            };
+            if hit {
+                self.branch.push(*e);
+            }
+        }
+        let found_before = self.found;
+        let mut flow = ControlFlow::Continue(());
+        for k in base..self.branch.len() {
+            let e = self.branch[k];
+            flow = self.child(occ, (from, end), e, visit, budget);
+            if flow.is_break() {
+                break;
+            }
+        }
+        self.branch.truncate(base);
+        if flow.is_continue()
+            && self.found == found_before
+            && let Some(d) = self.dead.as_mut()
+        {
+            d.put(key, hash, 1);
+        }
+        flow
+    }
+
+    /// Places candidate `e` of a node (candidates `cand[from..end]`) and searches below.
+    #[inline]
+    fn child(
+        &mut self,
+        occ: B,
+        (from, end): (usize, usize),
+        e: Entry<B>,
+        visit: &mut Visit<'_>,
+        budget: &mut Budget,
+    ) -> ControlFlow<StopReason> {
+        let t = self.t;
+        let ty = usize::from(e.ty);
+        self.counts[ty] -= 1;
+        self.recount(ty);
+        self.used += t.units[ty];
+        self.path.push(e.i);
+        // A type used up: its placements go (compared by type; with copies left, by a type no
+        // entry has).
+        let gone = if self.counts[ty] == 0 { e.ty } else { u8::MAX };
+        // Hot: the child's candidates, the parent's that miss the placement, each written
+        // whether kept or not (no branch to mispredict), and tallied.
+        let at = self.top;
+        if self.cand.len() < at + (end - from) {
+            self.cand.resize(at + (end - from), Entry::default());
+        }
+        let (head, child) = self.cand.split_at_mut(at);
+        let (mut w, mut tally) = (0, Tally::default());
+        for p in &head[from..end] {
+            let keep = ((p.mask & e.mask) == B::empty()) & (p.ty != gone);
+            if let Some(slot) = child.get_mut(w) {
+                *slot = *p;
+            }
+            w += usize::from(keep);
+            tally.add(p, keep);
+        }
+        self.top = at + w;
+        let flow = self.node(occ | e.mask, at, &tally, visit, budget);
+        self.top = at;
+        self.path.pop();
+        self.used -= t.units[ty];
+        self.counts[ty] += 1;
+        self.recount(ty);
+        flow
+    }
+
+    /// What a node with free cells `free` and its candidates' `tally` branches on; `None` when
+    /// some free cell or some type's copies have too few candidates.
+    #[inline]
+    fn pick(&self, free: B, from: usize, tally: &Tally<B>) -> Option<Pick> {
+        let (cells, types) = (&tally.cells, &tally.types);
+        if !cells.exactly(0, free).is_empty() || types.exactly(0, self.one_left | self.more_left) != 0 {
+            return None;
+        }
+        let mut more = self.more_left;
+        while more != 0 {
+            let ty = more.trailing_zeros() as usize;
+            more &= more - 1;
+            if tally.of_type(ty) < self.counts[ty].min(8) {
+                return None;
+            }
+        }
+        // The fewest candidates: a cell before a type with one copy left with as many.
+        for v in 1..8 {
+            if let Some(b) = cells.exactly(v, free).lowest() {
+                return Some(Pick::Cell(b));
+            }
+            let ty = types.exactly(v, self.one_left);
+            if ty != 0 {
+                return Some(Pick::Type(ty.trailing_zeros() as u8));
+            }
+        }
+        // Every cell and type has 8 candidates or more (near the root): the type with one copy
+        // left that has the fewest, counted exactly.
+        if self.one_left != 0 {
+            let mut per_type = [0u32; MAX_TYPES];
+            for e in &self.cand[from..self.top] {
+                per_type[usize::from(e.ty) % MAX_TYPES] += 1;
+            }
+            let mut ones = self.one_left;
+            let mut best = (u32::MAX, 0);
+            while ones != 0 {
+                let ty = ones.trailing_zeros() as usize;
+                ones &= ones - 1;
+                best = best.min((per_type[ty], ty));
+            }
+            return Some(Pick::Type(best.1 as u8));
+        }
+        free.lowest().map(Pick::Cell)
+    }
+
+    /// A tiling: every cell covered.
+    fn leaf(&mut self, visit: &mut Visit<'_>) -> ControlFlow<StopReason> {
+        self.found += 1;
+        let t = self.t;
+        self.ids.clear();
+        self.ids.extend(self.path.iter().map(|&i| t.ids[i as usize]));
+        if let Some(labels) = self.labels {
+            for &i in &self.path {
+                let label = labels[usize::from(t.tys[i as usize])];
+                for bit in t.masks[i as usize].iter() {
+                    self.board[t.cell_of_bit[bit] as usize] = label;
+                }
+            }
+        }
+        match visit(&self.ids, &self.board) {
+            ControlFlow::Continue(()) => ControlFlow::Continue(()),
+            ControlFlow::Break(()) => ControlFlow::Break(StopReason::Visitor),
+        }
+    }
+}
+
+impl<B: CellBits> Fast<B> {
+    /// [`Engine::run`](crate::tiler::engine::Engine::run) in the most-constrained-first order
+    /// (without ranges of copies).
+    pub(super) fn run_mrv(
+        &self,
+        prefixes: &[Vec<u32>],
+        next: &dyn Fn() -> Option<usize>,
+        budget: &mut Budget,
+        labels: Option<&[char]>,
+        visit: &mut Visit<'_>,
+    ) -> Outcome {
+        debug_assert!(!self.ranged);
+        let mut search = Mrv::new(self, labels);
+        while let Some(k) = next() {
+            if budget.expired() {
+                return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
+            }
+            if let ControlFlow::Break(r) = search.start(&prefixes[k], visit, budget) {
+                return Outcome::Stopped(r);
+            }
+        }
+        Outcome::Complete
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_core::rng::Rng64;
+
+    /// The bit-sliced counters hold each item's count exactly below 8, and "8 or more" above.
+    #[test]
+    fn counters_count_each_item_up_to_eight() {
+        let mut rng = Rng64::seed(3);
+        for _ in 0..200 {
+            let (mut counters, mut counts) = (Counters::<u64>::default(), [0u32; 64]);
+            for _ in 0..rng.below(24) {
+                let m = rng.next_u64() & rng.next_u64();
+                counters.add(m);
+                (0..64).filter(|b| m >> b & 1 != 0).for_each(|b| counts[b] += 1);
+            }
+            for v in 0..8 {
+                let want = (0..64).filter(|&b| counts[b] == v).fold(0u64, |a, b| a | 1 << b);
+                assert_eq!(counters.exactly(v, !0), want, "count {v}");
+            }
+            let eight = (0..64).filter(|&b| counts[b] >= 8).fold(0u64, |a, b| a | 1 << b);
+            assert_eq!(counters.c[3], eight);
+        }
+    }
+}
