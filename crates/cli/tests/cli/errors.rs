@@ -53,7 +53,7 @@ fn impossible_requests_are_refused() {
 #[test]
 fn names_from_a_list_are_listed() {
     let help = stdout(&tessera(&["tiling", "eval", "-h"]));
-    assert!(help.contains("[possible values: auto, fast, dlx]"), "{help}");
+    assert!(help.contains("[possible values: auto, fast, dlx, constrained]"), "{help}");
     assert!(help.contains("[possible values: square, hex, triangle, cube, prism]"), "{help}");
     let help = stdout(&tessera(&["digits", "value", "--help"]));
     assert!(help.contains("- topR:"), "{help}");

@@ -162,6 +162,29 @@ impl<'a, B: CellBits> Mrv<'a, B> {
 
     /// Searches below a prefix.
     fn start(&mut self, prefix: &[u32], visit: &mut Visit<'_>, budget: &mut Budget) -> ControlFlow<StopReason> {
+        let (occ, tally) = self.set_up(prefix);
+        self.node(occ, 0, &tally, visit, budget)
+    }
+
+    /// The placements the node after `prefix` branches on (empty if it is dead), or `None` if
+    /// the prefix fills the board.
+    fn branches(&mut self, prefix: &[u32]) -> Option<Vec<u32>> {
+        let (occ, tally) = self.set_up(prefix);
+        let free = !occ;
+        if free.is_empty() {
+            return None;
+        }
+        let Some(pick) = self.pick(free, 0, &tally) else { return Some(Vec::new()) };
+        let hits = self.cand[..self.top].iter().filter(|e| match pick {
+            Pick::Cell(b) => e.mask.contains(b),
+            Pick::Type(ty) => e.ty == ty,
+        });
+        Some(hits.map(|e| e.i).collect())
+    }
+
+    /// Makes the node after `prefix` the root: its copies left, its candidates (the search's
+    /// first list) and their tally; returns its occupancy and tally.
+    fn set_up(&mut self, prefix: &[u32]) -> (B, Tally<B>) {
         let t = self.t;
         let mut occ = t.start;
         self.counts = [0; MAX_TYPES];
@@ -188,7 +211,7 @@ impl<'a, B: CellBits> Mrv<'a, B> {
             }
         }
         self.top = self.cand.len();
-        self.node(occ, 0, &tally, visit, budget)
+        (occ, tally)
     }
 
     /// Searches below a node whose candidates are `self.cand[from..]`, counted in `tally`.
@@ -359,6 +382,32 @@ impl<'a, B: CellBits> Mrv<'a, B> {
 }
 
 impl<B: CellBits> Fast<B> {
+    /// [`Engine::prefixes`](crate::tiler::engine::Engine::prefixes) in the most-constrained-first
+    /// order: each level branches as the search would (every tiling holds exactly one placement
+    /// of a branch, as it covers the cell or is the piece's one copy), so prefixes partition the
+    /// tilings and depend only on the puzzle and `min`.
+    pub(super) fn prefixes_mrv(&self, min: usize) -> Vec<Vec<u32>> {
+        let mut search = Mrv::new(self, None);
+        let mut level: Vec<Vec<u32>> = vec![Vec::new()];
+        while level.len() < min {
+            let (mut next, mut grew) = (Vec::new(), false);
+            for p in &level {
+                match search.branches(p) {
+                    None => next.push(p.clone()),
+                    Some(b) => {
+                        grew |= !b.is_empty();
+                        next.extend(b.iter().map(|&i| [&p[..], &[i]].concat()));
+                    }
+                }
+            }
+            level = next;
+            if !grew {
+                break;
+            }
+        }
+        level
+    }
+
     /// [`Engine::run`](crate::tiler::engine::Engine::run) in the most-constrained-first order
     /// (without ranges of copies).
     pub(super) fn run_mrv(

@@ -1014,6 +1014,9 @@ impl<B: CellBits> Fast<B> {
 
 impl<B: CellBits> Engine for Fast<B> {
     fn prefixes(&self, min: usize) -> Vec<Vec<u32>> {
+        if self.mrv {
+            return self.prefixes_mrv(min);
+        }
         let mut level: Vec<Vec<u32>> = vec![Vec::new()];
         while level.len() < min {
             let mut next = Vec::new();

@@ -43,12 +43,16 @@ fn shards_add_up(tiler: &Tiler, what: &str) -> (u128, u128) {
     (whole.raw, whole.distinct)
 }
 
-/// Both engines: their shards add up, and to the same counts.
+/// Both engines, and the fast one's other order (its own prefixes): their shards add up, and
+/// to the same counts.
 fn both_engines(problem: &tessera_polyform::tiler::Problem, what: &str) -> (u128, u128) {
     let fast = Tiler::with_engine(problem, EngineKind::Fast).unwrap();
     let dlx = Tiler::with_engine(problem, EngineKind::Dlx).unwrap();
+    let constrained = Tiler::with_engine(problem, EngineKind::Constrained).unwrap();
     let counts = shards_add_up(&fast, &format!("{what} (fast)"));
     assert_eq!(shards_add_up(&dlx, &format!("{what} (dlx)")), counts, "{what}: the engines disagree");
+    let other = shards_add_up(&constrained, &format!("{what} (constrained)"));
+    assert_eq!(other, counts, "{what}: the orders disagree");
     counts
 }
 
