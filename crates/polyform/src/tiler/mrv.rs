@@ -20,8 +20,11 @@
 //! in the first-cell search: what remains below a node depends only on the covered cells and the
 //! copies used.
 //!
-//! The counters hold 0 to 7 exactly and "8 or more" (a sticky fourth bit): a node where every
-//! free cell has eight candidates or more fills its first free cell.
+//! The counters hold 0 to 7 exactly and "8 or more" (a sticky fourth bit). A node where every
+//! free cell and piece has eight candidates or more (near the root) branches on the piece with
+//! one copy left that has the fewest, counted exactly (on pack-11-4 that took the tree from 7.3
+//! to 1.9 million nodes), and fills its first free cell if there is none. Work for threads and
+//! shards is split by this order's own first levels ([`Fast::prefixes_mrv`]).
 
 use std::ops::{BitAnd, BitOr, BitXor, ControlFlow, Not};
 
