@@ -34,6 +34,7 @@ use crate::bits::CellBits;
 use crate::tiler::engine::Visit;
 use crate::tiler::fast::{Fast, MAX_TYPES};
 use crate::tiler::memo::Memo;
+use crate::tiler::search::split;
 
 /// Counts in bit slices: item `b` (a cell, or a type) has bit `b` of `c[0..3]` as a three-bit
 /// count, and at least 8 if bit `b` of `c[3]` is set (the low bits then wrap).
@@ -366,21 +367,7 @@ impl<'a, B: CellBits> Mrv<'a, B> {
     /// A tiling: every cell covered.
     fn leaf(&mut self, visit: &mut Visit<'_>) -> ControlFlow<StopReason> {
         self.found += 1;
-        let t = self.t;
-        self.ids.clear();
-        self.ids.extend(self.path.iter().map(|&i| t.ids[i as usize]));
-        if let Some(labels) = self.labels {
-            for &i in &self.path {
-                let label = labels[usize::from(t.tys[i as usize])];
-                for bit in t.masks[i as usize].iter() {
-                    self.board[t.cell_of_bit[bit] as usize] = label;
-                }
-            }
-        }
-        match visit(&self.ids, &self.board) {
-            ControlFlow::Continue(()) => ControlFlow::Continue(()),
-            ControlFlow::Break(()) => ControlFlow::Break(StopReason::Visitor),
-        }
+        self.t.visit_tiling(&self.path, &mut self.ids, self.labels, &mut self.board, visit)
     }
 }
 
@@ -391,24 +378,7 @@ impl<B: CellBits> Fast<B> {
     /// tilings and depend only on the puzzle and `min`.
     pub(super) fn prefixes_mrv(&self, min: usize) -> Vec<Vec<u32>> {
         let mut search = Mrv::new(self, None);
-        let mut level: Vec<Vec<u32>> = vec![Vec::new()];
-        while level.len() < min {
-            let (mut next, mut grew) = (Vec::new(), false);
-            for p in &level {
-                match search.branches(p) {
-                    None => next.push(p.clone()),
-                    Some(b) => {
-                        grew |= !b.is_empty();
-                        next.extend(b.iter().map(|&i| [&p[..], &[i]].concat()));
-                    }
-                }
-            }
-            level = next;
-            if !grew {
-                break;
-            }
-        }
-        level
+        split(min, |p| search.branches(p))
     }
 
     /// [`Engine::run`](crate::tiler::engine::Engine::run) in the most-constrained-first order

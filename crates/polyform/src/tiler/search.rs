@@ -900,23 +900,63 @@ impl<'a, B: CellBits, const ONE: bool, const RANGED: bool> Run<'a, B, ONE, RANGE
             return ControlFlow::Continue(());
         }
         self.found += 1;
-        self.ids.clear();
-        self.ids.extend(self.path[..self.placed].iter().map(|&i| self.t.ids[i as usize]));
-        if let Some(labels) = self.labels {
+        self.t.visit_tiling(&self.path[..self.placed], &mut self.ids, self.labels, &mut self.board, visit)
+    }
+}
+
+impl<B: CellBits> Fast<B> {
+    /// Hands a tiling (`path`: the placements made) to `visit` as plan placement indices (in
+    /// `ids`), and drawn in `board` with `labels` when given.
+    pub(super) fn visit_tiling(
+        &self,
+        path: &[u32],
+        ids: &mut Vec<u32>,
+        labels: Option<&[char]>,
+        board: &mut [char],
+        visit: &mut Visit<'_>,
+    ) -> ControlFlow<StopReason> {
+        ids.clear();
+        ids.extend(path.iter().map(|&i| self.ids[i as usize]));
+        if let Some(labels) = labels {
             // Drawn from the masks, which the search keeps in cache (the plan's lists of cells
             // are cold by now: reading them cost a few cache misses a placement).
-            for &i in &self.path[..self.placed] {
-                let label = labels[usize::from(self.t.tys[i as usize])];
-                for bit in self.t.masks[i as usize].iter() {
-                    self.board[self.t.cell_of_bit[bit] as usize] = label;
+            for &i in path {
+                let label = labels[usize::from(self.tys[i as usize])];
+                for bit in self.masks[i as usize].iter() {
+                    board[self.cell_of_bit[bit] as usize] = label;
                 }
             }
         }
-        match visit(&self.ids, &self.board) {
+        match visit(ids, board) {
             ControlFlow::Continue(()) => ControlFlow::Continue(()),
             ControlFlow::Break(()) => ControlFlow::Break(StopReason::Visitor),
         }
     }
+}
+
+/// Prefixes splitting a search into at least `min` (when the tree allows): level by level, each
+/// prefix extended by the placements its node branches on (`branches`: `None` when the prefix
+/// is a whole tiling, kept as it is; none when its node is dead). Every tiling lies below
+/// exactly one prefix when every tiling holds exactly one of each node's branches.
+pub(super) fn split(min: usize, mut branches: impl FnMut(&[u32]) -> Option<Vec<u32>>) -> Vec<Vec<u32>> {
+    let mut level: Vec<Vec<u32>> = vec![Vec::new()];
+    while level.len() < min {
+        let (mut next, mut grew) = (Vec::new(), false);
+        for p in &level {
+            match branches(p) {
+                None => next.push(p.clone()),
+                Some(b) => {
+                    grew |= !b.is_empty();
+                    next.extend(b.iter().map(|&i| [&p[..], &[i]].concat()));
+                }
+            }
+        }
+        level = next;
+        if !grew {
+            break;
+        }
+    }
+    level
 }
 
 /// `total + n * weight`, or [`StopReason::Overflow`] past 128 bits (domino tilings of a 14x14
@@ -1017,27 +1057,14 @@ impl<B: CellBits> Engine for Fast<B> {
         if self.mrv {
             return self.prefixes_mrv(min);
         }
-        let mut level: Vec<Vec<u32>> = vec![Vec::new()];
-        while level.len() < min {
-            let mut next = Vec::new();
-            let mut grew = false;
-            for p in &level {
-                let (occ, open, counts) = self.replay(p);
-                match self.all_fitting(occ, &counts) {
-                    None => next.push(p.clone()),
-                    Some(c) if self.pockets_ok(occ, open) => {
-                        grew |= !c.is_empty();
-                        next.extend(c.iter().map(|&i| [&p[..], &[i]].concat()));
-                    }
-                    Some(_) => {}
-                }
+        split(min, |p| {
+            let (occ, open, counts) = self.replay(p);
+            // A pocket no set of pieces fills: a dead node, no branches.
+            match self.all_fitting(occ, &counts) {
+                Some(_) if !self.pockets_ok(occ, open) => Some(Vec::new()),
+                fitting => fitting,
             }
-            level = next;
-            if !grew {
-                break;
-            }
-        }
-        level
+        })
     }
 
     fn run(
