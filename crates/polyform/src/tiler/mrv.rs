@@ -135,7 +135,9 @@ pub(super) struct Mrv<'a, B> {
 }
 
 impl<'a, B: CellBits> Mrv<'a, B> {
-    fn new(t: &'a Fast<B>, labels: Option<&'a [char]>) -> Self {
+    /// A search over `t`'s tables, drawing tilings with `labels` if given; `remember`: keep a
+    /// table of dead states (a search does; splitting into prefixes reads none).
+    fn new(t: &'a Fast<B>, labels: Option<&'a [char]>, remember: bool) -> Self {
         Mrv {
             t,
             counts: [0; MAX_TYPES],
@@ -146,7 +148,7 @@ impl<'a, B: CellBits> Mrv<'a, B> {
             top: 0,
             branch: Vec::new(),
             path: Vec::with_capacity(t.pieces),
-            dead: t.used_bits.map(|_| Memo::new(t.dead_log2)),
+            dead: t.used_bits.filter(|_| remember).map(|_| Memo::new(t.dead_log2)),
             nodes: 0,
             found: 0,
             ids: Vec::new(),
@@ -377,7 +379,7 @@ impl<B: CellBits> Fast<B> {
     /// of a branch, as it covers the cell or is the piece's one copy), so prefixes partition the
     /// tilings and depend only on the puzzle and `min`.
     pub(super) fn prefixes_mrv(&self, min: usize) -> Vec<Vec<u32>> {
-        let mut search = Mrv::new(self, None);
+        let mut search = Mrv::new(self, None, false);
         split(min, |p| search.branches(p))
     }
 
@@ -392,7 +394,7 @@ impl<B: CellBits> Fast<B> {
         visit: &mut Visit<'_>,
     ) -> Outcome {
         debug_assert!(!self.ranged);
-        let mut search = Mrv::new(self, labels);
+        let mut search = Mrv::new(self, labels, true);
         while let Some(k) = next() {
             if budget.expired() {
                 return Outcome::Stopped(budget.reason().unwrap_or(StopReason::Cancelled));
