@@ -3,13 +3,20 @@
 //!
 //! A unit's walk never comes back to a position and every move down is final, so the walk
 //! crosses the rows in order. Within a row, moves east and west and turns score nothing; a phrase
-//! scores `2 len` and moves down at least once. The best text is thus a longest path, found row by
-//! row: each position reached by a phrase or a move down from above is an *entry* to its row; the
-//! entries, best first, flood the positions of the row they can walk to (never through the cells
-//! their own phrase used in that row); every position then tries every phrase (and the two single
-//! moves down) towards the rows below. A phrase may also end the unit: its last command then
-//! locks it where it stands. Each phrase is first walked from the whole row at once (a few mask
+//! scores `2 len`. The best text is thus a longest path, found row by row: each position reached
+//! by a phrase or a move down from above is an *entry* to its row; the entries, best first, flood
+//! the positions of the row they can walk to (never through the cells their own phrase used in
+//! that row); every position then tries every phrase that moves down (and the two single moves
+//! down) towards the rows below. A phrase may also end the unit: its last command then locks it
+//! where it stands. Each phrase is first walked from the whole row at once (a few mask
 //! operations, see [`Route::row_walks`]), so a position looks only at the phrases that fit from it.
+//!
+//! A phrase that never moves down (turns only, moves east or west) is a step within its row:
+//! from each flooded position a few moves from its entry, each such phrase is walked, never onto
+//! a position the way there used; its end becomes a new entry worth the phrase more, and the row
+//! is flooded again, a round per phrase chained (see [`Speller::chain_row`]). Of two ways into a
+//! position that are worth as much, the one that used fewer of the row's positions is kept: it
+//! leaves more room for the next phrase.
 //!
 //! The first occurrence of a phrase in a game is worth 300 more. The search runs on layers: on
 //! the first no phrase new to the game has been spelled yet, and a new phrase lifts a way to the
@@ -23,6 +30,7 @@
 //! plan forgot, and then the rest is planned again from where the unit stands (a few times at
 //! most, then the unit takes the plain shortest path).
 
+use std::cmp::Reverse;
 use std::collections::VecDeque;
 
 use super::bridge::{Bridge, Carry, free_path};
@@ -68,7 +76,31 @@ enum Back {
     Phrase { from: u32, phrase: u16 },
     /// A walk within the row from the row's entry.
     Row { entry: u32 },
+    /// A way within the row that spelled phrases staying in it (see [`Chained`]).
+    Chained { index: u32 },
 }
+
+/// A way into a position that spelled phrases staying in their row, kept whole: the row is
+/// flooded again after each such phrase (see [`Speller::chain_row`]), which forgets the
+/// positions the way passed. One link per phrase: the walk within the row to where the phrase
+/// starts, the phrase, and the link before (if any).
+#[derive(Copy, Clone, Debug)]
+struct Chained {
+    /// How the way came into the row (never `Row` or `Chained`).
+    how: Back,
+    /// The link before this one (`NO_LINK`: none).
+    prev: u32,
+    /// Where the walk within the row goes before the phrase (`None`: the phrase starts where the
+    /// link before ended, or where the way came in).
+    walk_to: Option<Pos>,
+    phrase: u16,
+    /// The keys of the row (within a layer) this link used, in [`Speller::cells`]; with those of
+    /// the links before, all the way used but its end (`spent` of them).
+    cells: (u32, u32),
+    spent: u32,
+}
+
+const NO_LINK: u32 = u32::MAX;
 
 /// A piece of a unit's text.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -99,6 +131,12 @@ const NO_PHRASE: u16 = u16::MAX;
 const ROW_MOVES: [Command; 4] = [Command::W, Command::E, Command::CW, Command::CCW];
 /// Plans carried out before the unit falls back to the plain path.
 const ATTEMPTS: usize = 4;
+/// Floods of a row and its phrases that stay in it: each round may chain one more such phrase
+/// onto the ways of the last.
+const ROW_ROUNDS: usize = 24;
+/// How many moves from its entry a phrase that stays in the row may start: further starts are
+/// mostly worth as much as nearer ones and cost more of the row.
+const ROW_REACH: usize = 4;
 /// Columns either side of the start that the search keeps to in the rows above the stack (see
 /// [`Band`]).
 const BAND: i32 = 8;
@@ -184,6 +222,29 @@ impl End {
     }
 }
 
+/// An entry to a row: its key, score, how it was reached and the new phrases its way spelled.
+#[derive(Copy, Clone, Debug)]
+struct Entry {
+    key: usize,
+    value: i64,
+    /// The positions of the row its way used (of two ways as good, the one that leaves more).
+    spent: usize,
+    how: Back,
+    new: [u16; MAX_NEW],
+}
+
+/// A phrase that stays in its row, from the position at key `from` to the one at `key` (of the
+/// same layer or the next), with the score, positions spent and new phrases of the way there.
+#[derive(Copy, Clone, Debug)]
+struct Step {
+    key: usize,
+    value: i64,
+    spent: usize,
+    new: [u16; MAX_NEW],
+    from: usize,
+    phrase: usize,
+}
+
 /// Buffers of the loop over a row's positions: the cells of the row after the current entry's
 /// walk, and the cells a phrase must keep clear of.
 #[derive(Default)]
@@ -202,6 +263,8 @@ pub struct Speller {
     entry: Vec<u32>,
     /// The previous position on the walk from the row's entry (the entry itself for entries).
     parent: Vec<u32>,
+    /// Moves from the row's entry (for the walk from the entry to a position).
+    depth: Vec<u16>,
     /// Per layer and key: the phrases new to the game that the best way there spelled.
     new: Vec<[u16; MAX_NEW]>,
     stamp: Vec<u32>,
@@ -211,6 +274,15 @@ pub struct Speller {
     band: Band,
     /// The queue of the flood of a row.
     queue: VecDeque<(Pos, usize)>,
+    /// The links of the ways of the current search that spelled phrases staying in their row,
+    /// and the cells they used.
+    chained: Vec<Chained>,
+    cells: Vec<usize>,
+    /// Per key (within a layer): marked when the way to the position tried used it.
+    mark: Vec<u32>,
+    marked: u32,
+    /// Per key of a layer and the next: where its best step is in a list, if it has one.
+    slot: Vec<u32>,
     /// `routes[period]`: each phrase's moves worked out for units of that period (see
     /// [`Route`]), made when first needed.
     routes: [Vec<Route>; 7],
@@ -239,7 +311,9 @@ impl Speller {
         let rate = |p: &Phrase| p.points as f64 / p.downs.max(1) as f64;
         let best = phrases.iter().map(rate).fold(0.0, f64::max);
         for p in &mut phrases {
-            p.repeat = rate(p) >= REPEAT_SHARE * best || !p.commands.iter().any(|c| c.is_turn());
+            // A phrase that stays in its row costs no row: it is worth spelling again wherever
+            // it fits.
+            p.repeat = rate(p) >= REPEAT_SHARE * best || !p.commands.iter().any(|c| c.is_turn()) || p.downs == 0;
         }
         Speller {
             phrases,
@@ -247,12 +321,18 @@ impl Speller {
             back: Vec::new(),
             entry: Vec::new(),
             parent: Vec::new(),
+            depth: Vec::new(),
             new: Vec::new(),
             stamp: Vec::new(),
             round: 0,
             seen: Vec::new(),
             band: Band::default(),
             queue: VecDeque::new(),
+            chained: Vec::new(),
+            cells: Vec::new(),
+            mark: Vec::new(),
+            marked: 0,
+            slot: Vec::new(),
             routes: Default::default(),
             tail: Vec::new(),
             bonus: Vec::new(),
@@ -365,6 +445,9 @@ impl Speller {
         self.back[s] = Back::Start;
         let kt = q.reach.key(q.target)?;
         let mut t = self.tables(q, layers, kt);
+        self.chained.clear();
+        self.cells.clear();
+        let in_row: Vec<usize> = t.candidates.iter().copied().filter(|&i| self.phrases[i].downs == 0).collect();
         let mut end = End { points: NONE, key: 0, segment: Segment::Lock };
         let mut scratch = Scratch::default();
         for y in q.start.y as i32..=q.target.y as i32 {
@@ -374,7 +457,10 @@ impl Speller {
                 q.reach.reachable_in_row(y).filter(|(p, _)| band.holds(p.x as i32, y)).collect();
             self.row_phrases(q.reach, (&row, y), q.target, &t.candidates, &mut t.walks, &mut t.live);
             for layer in 0..layers {
-                self.close_row(q.reach, q.unit, &row, layer * n, q.blocked);
+                match in_row.is_empty() {
+                    true => self.close_row(q.reach, q.unit, &row, layer * n, q.blocked),
+                    false => self.chain_row(q, (&row, y), (layer, layers), &in_row),
+                }
                 self.leave_row(q, &t, (&row, y, layer), &mut end, &mut scratch);
             }
         }
@@ -392,6 +478,7 @@ impl Speller {
         self.back.resize(len, Back::None);
         self.entry.resize(len, 0);
         self.parent.resize(len, 0);
+        self.depth.resize(len, 0);
         self.new.clear();
         self.new.resize(len, [NO_PHRASE; MAX_NEW]);
         if self.stamp.len() < len {
@@ -621,9 +708,15 @@ impl Speller {
     fn segments(&self, reach: &Reach, mut k: usize, last: Segment) -> Option<Vec<Segment>> {
         let n = reach.keys();
         let mut segments = vec![last];
-        loop {
-            match self.back[k] {
-                Back::Start => break,
+        let mut how = self.back[k];
+        // Every step goes back to an earlier row or an earlier way within one; the bound only
+        // guards against a plan that went wrong.
+        for _ in 0..=self.best.len() {
+            match how {
+                Back::Start => {
+                    segments.reverse();
+                    return Some(segments);
+                }
                 Back::None => return None,
                 Back::Down { from, cmd } => {
                     segments.push(Segment::Down(cmd));
@@ -637,10 +730,20 @@ impl Speller {
                     segments.push(Segment::Row(reach.pos_of(k % n)));
                     k = entry as usize;
                 }
+                Back::Chained { index } => {
+                    let c = self.chained[index as usize];
+                    segments.push(Segment::Phrase(c.phrase));
+                    segments.extend(c.walk_to.map(Segment::Row));
+                    how = match c.prev {
+                        NO_LINK => c.how,
+                        prev => Back::Chained { index: prev },
+                    };
+                    continue;
+                }
             }
+            how = self.back[k];
         }
-        segments.reverse();
-        Some(segments)
+        None
     }
 
     /// Works out the routes of every phrase for units of `period` turns, once.
@@ -681,7 +784,228 @@ impl Speller {
                     }
                 }
             }
+            Back::Chained { mut index } => loop {
+                let c = self.chained[index as usize];
+                out.extend_from_slice(&self.cells[c.cells.0 as usize..c.cells.1 as usize]);
+                match c.prev {
+                    NO_LINK => break,
+                    prev => index = prev,
+                }
+            },
             _ => {}
+        }
+    }
+
+    /// Floods a row (`row`, pivot row `y`) on `layer` (of `layers`) from its entries, then
+    /// chains phrases that stay in the row (`in_row`, indices into the phrases): a phrase
+    /// walked from a flooded position to another of the row, never onto a position the way
+    /// there used, makes its end a new entry with the phrase's points, and the row is flooded
+    /// again; a phrase new to the game lifts its end to the next layer instead. At most
+    /// [`ROW_ROUNDS`] floods, fewer once no phrase improves a position.
+    fn chain_row(
+        &mut self,
+        q: &Query<'_>,
+        (row, y): (&[(Pos, usize)], i32),
+        (layer, layers): (usize, usize),
+        in_row: &[usize],
+    ) {
+        let base = layer * q.reach.keys();
+        let mut entries: Vec<Entry> = row
+            .iter()
+            .map(|&(_, k)| base + k)
+            .filter(|&k| self.best[k] != NONE && !matches!(self.back[k], Back::Row { .. }))
+            .map(|k| Entry { key: k, value: self.best[k], spent: self.spent(k), how: self.back[k], new: self.new[k] })
+            .collect();
+        // Each position's entry and score when its phrases were last tried: tried again only if
+        // a new entry claims it.
+        let mut tried = vec![(u32::MAX, NONE); row.len()];
+        for round in 0..ROW_ROUNDS {
+            if round > 0 {
+                for &(_, k) in row {
+                    self.best[base + k] = NONE;
+                    self.back[base + k] = Back::None;
+                }
+                for e in &entries {
+                    (self.best[e.key], self.back[e.key], self.new[e.key]) = (e.value, e.how, e.new);
+                }
+            }
+            self.close_row(q.reach, q.unit, row, base, q.blocked);
+            if round + 1 == ROW_ROUNDS {
+                break;
+            }
+            let found = self.row_phrases_from(q, (row, y), (layer, layers), in_row, &mut tried);
+            if found.is_empty() {
+                break;
+            }
+            for f in found {
+                match entries.iter_mut().find(|e| e.key == f.key) {
+                    Some(e) if (e.value, Reverse(e.spent)) >= (f.value, Reverse(f.spent)) => {}
+                    Some(e) => *e = f,
+                    None => entries.push(f),
+                }
+            }
+        }
+    }
+
+    /// Every phrase of `in_row` from every flooded position of the row (see
+    /// [`Speller::chain_row`]): the new entries of this layer it makes (a new phrase's ends on
+    /// the next layer are relaxed at once).
+    fn row_phrases_from(
+        &mut self,
+        q: &Query<'_>,
+        (row, y): (&[(Pos, usize)], i32),
+        (layer, layers): (usize, usize),
+        in_row: &[usize],
+        tried: &mut [(u32, i64)],
+    ) -> Vec<Entry> {
+        let n = q.reach.keys();
+        let base = layer * n;
+        if self.mark.len() < n {
+            self.mark.resize(n, 0);
+        }
+        if self.slot.len() < 2 * n {
+            self.slot.resize(2 * n, u32::MAX);
+        }
+        // The best step found into each key (of this layer or the next), `slot`ted by key.
+        let mut steps: Vec<Step> = Vec::new();
+        let (mut used, mut seen) = (Vec::new(), Vec::new());
+        for (j, &(p, key)) in row.iter().enumerate() {
+            let kq = base + key;
+            let here = self.best[kq];
+            if here == NONE || tried[j] == (self.entry[kq], here) || self.depth[kq] as usize > ROW_REACH {
+                continue;
+            }
+            tried[j] = (self.entry[kq], here);
+            self.row_way(q, kq, &mut used);
+            self.marked += 1;
+            for &k in &used {
+                self.mark[k] = self.marked;
+            }
+            for &i in in_row {
+                let phrase = &self.phrases[i];
+                // Hot: every phrase from every position of a row, each round. Walked command by
+                // command, never onto a position the way used or the phrase passed.
+                let (mut to, mut fits) = (p, true);
+                seen.clear();
+                seen.push(key);
+                for &cmd in &phrase.commands {
+                    let next = q.unit.step(to, cmd);
+                    match q.reach.key(next) {
+                        Some(k) if self.mark[k] != self.marked && !seen.contains(&k) && q.reach.is_valid(next) => {
+                            seen.push(k);
+                            to = next;
+                        }
+                        _ => {
+                            fits = false;
+                            break;
+                        }
+                    }
+                }
+                let Some(tk) = q.reach.reachable_key(to).filter(|_| fits && self.band.holds(to.x as i32, y)) else {
+                    continue;
+                };
+                let of = phrase.base;
+                let fresh = !q.used[of] && !self.new[kq].contains(&(of as u16));
+                let lifts = fresh && layer + 1 < layers;
+                let (value, k) = match lifts {
+                    true => (here + PHRASE_BONUS + phrase.points, base + n + tk),
+                    false => (here + phrase.points, base + tk),
+                };
+                let spent = used.len() + seen.len() - 1;
+                if value <= self.best[k] {
+                    continue;
+                }
+                let mut new = self.new[kq];
+                if lifts {
+                    new[layer] = of as u16;
+                }
+                let step = Step { key: k, value, spent, new, from: kq, phrase: i };
+                match self.slot[k - base] as usize {
+                    s if s == u32::MAX as usize => {
+                        self.slot[k - base] = steps.len() as u32;
+                        steps.push(step);
+                    }
+                    s if (steps[s].value, Reverse(steps[s].spent)) < (value, Reverse(spent)) => steps[s] = step,
+                    _ => {}
+                }
+            }
+        }
+        // The ways of the best steps, kept whole; those to the next layer relaxed there.
+        for step in &steps {
+            self.slot[step.key - base] = u32::MAX;
+        }
+        let mut found = Vec::new();
+        for step in steps {
+            let how = self.chain(q, step.from, step.phrase, step.spent);
+            match step.key >= base + n {
+                true => self.relax(step.key, step.value, how, step.new),
+                false => found.push(Entry { key: step.key, value: step.value, spent: step.spent, how, new: step.new }),
+            }
+        }
+        found
+    }
+
+    /// The way to key `kq` (of the current row) and then phrase `i` from there, kept whole (see
+    /// [`Chained`]), `spent` positions of the row used but its end.
+    fn chain(&mut self, q: &Query<'_>, kq: usize, i: usize, spent: usize) -> Back {
+        let n = q.reach.keys();
+        let p = q.reach.pos_of(kq % n);
+        let e = self.entry[kq] as usize;
+        let start = self.cells.len();
+        let (how, prev) = match self.back[e] {
+            Back::Chained { index } => (self.chained[index as usize].how, index),
+            how => {
+                // The first link: what the way into the row used.
+                let mut suffix = Vec::new();
+                self.suffix(q.reach, q.unit, e % n, e - e % n, q.blocked, &mut suffix);
+                self.cells.extend(suffix);
+                (how, NO_LINK)
+            }
+        };
+        // The walk from the entry, the phrase's start and its cells but its end.
+        let mut k = kq;
+        while k != e {
+            k = self.parent[k] as usize;
+            self.cells.push(k % n);
+        }
+        self.cells.push(kq % n);
+        let commands = &self.phrases[i].commands;
+        let mut at = p;
+        for &cmd in &commands[..commands.len() - 1] {
+            at = q.unit.step(at, cmd);
+            self.cells.extend(q.reach.key(at));
+        }
+        let walk_to = (e != kq).then_some(p);
+        let cells = (start as u32, self.cells.len() as u32);
+        self.chained.push(Chained { how, prev, walk_to, phrase: i as u16, cells, spent: spent as u32 });
+        Back::Chained { index: (self.chained.len() - 1) as u32 }
+    }
+
+    /// How many positions of its row the way into entry `k` used (counted for chained ways only).
+    fn spent(&self, k: usize) -> usize {
+        match self.back[k] {
+            Back::Chained { index } => self.chained[index as usize].spent as usize,
+            _ => 0,
+        }
+    }
+
+    /// The keys of its row (within a layer) that the way to `kq` used, `kq` excepted: the walk
+    /// from its entry and what the way into the entry used.
+    fn row_way(&self, q: &Query<'_>, kq: usize, out: &mut Vec<usize>) {
+        let n = q.reach.keys();
+        // The entry first: `suffix` starts the list afresh.
+        let mut e = kq;
+        for _ in 0..n {
+            if self.parent[e] as usize == e {
+                break;
+            }
+            e = self.parent[e] as usize;
+        }
+        self.suffix(q.reach, q.unit, e % n, e - e % n, q.blocked, out);
+        let mut k = kq;
+        while k != e {
+            k = self.parent[k] as usize;
+            out.push(k % n);
         }
     }
 
@@ -693,7 +1017,7 @@ impl Speller {
             .map(|&(_, k)| base + k)
             .filter(|&k| self.best[k] != NONE && !matches!(self.back[k], Back::Row { .. }))
             .collect();
-        entries.sort_by_key(|&k| std::cmp::Reverse(self.best[k]));
+        entries.sort_by_key(|&k| (Reverse(self.best[k]), self.spent(k)));
         self.round += 1;
         let round = self.round;
         let band = self.band;
@@ -705,6 +1029,7 @@ impl Speller {
             self.stamp[e] = round;
             self.entry[e] = e as u32;
             self.parent[e] = e as u32;
+            self.depth[e] = 0;
             self.suffix(reach, unit, e - base, base, blocked, &mut forbid);
             // Hot: every row of every search. A node is a position and its key on the layer.
             let step = |(at, _), cmd| {
@@ -712,7 +1037,7 @@ impl Speller {
                 let k = reach.reachable_key(q)?;
                 band.holds(q.x as i32, q.y as i32).then_some((q, base + k))
             };
-            let visit = |(_, k), _, (_, kq): (Pos, usize)| {
+            let visit = |(_, k): (Pos, usize), _, (_, kq): (Pos, usize)| {
                 if self.stamp[kq] == round || forbid.contains(&(kq - base)) {
                     return false;
                 }
@@ -722,6 +1047,7 @@ impl Speller {
                 self.back[kq] = Back::Row { entry: e as u32 };
                 self.entry[kq] = e as u32;
                 self.parent[kq] = k as u32;
+                self.depth[kq] = self.depth[k].saturating_add(1);
                 true
             };
             bfs(&mut self.queue, (reach.pos_of(e - base), e), &ROW_MOVES, step, visit, |_| false);

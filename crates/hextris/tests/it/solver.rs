@@ -125,6 +125,60 @@ fn units_that_cannot_turn_chain_overlapping_occurrences() {
     assert!(counts > game.text.matches("ia! ia!").count(), "overlaps must count: {counts}");
 }
 
+#[test]
+fn phrases_that_stay_in_their_row_are_chained_within_each_row() {
+    // Three turns clockwise, three moves east: neither moves down, so a unit can only spell
+    // them while it crosses a row, and a row holds several (turn, move, turn again...).
+    let mut p = problem(0);
+    p.source_length = 10;
+    let settings = Settings { phrases: Phrases::new(["z1d", "eee"].map(String::from)).unwrap(), ..Settings::default() };
+    let solver = Solver::new(&p, &settings).unwrap();
+    let game = solver.play(0, 0, 1, &mut Budget::unlimited());
+    let v = score(&p, 0, &game.text, &settings.phrases);
+    assert_eq!(v, game.scorecard, "the solver reports the judge's own scorecard");
+    assert_eq!(v.error, None);
+    assert_eq!(v.locked, 10);
+    let spelled: usize = v.phrase_counts.iter().map(|(_, c)| *c).sum();
+    // Each unit falls through most of the board's 10 rows. An earlier speller, which took such
+    // phrases only where they lock a unit, spelled 71 here (most of them by the single cells,
+    // whose "eeeeeeeee" holds "eee" seven times); chained within the rows, 476.
+    assert!(spelled >= 20 * v.locked, "{spelled} phrases in {} units: {}", v.locked, game.text);
+}
+
+/// A phrase that never moves down: turns one way (2 to 5), or moves east or west (2 to 8).
+fn arb_row_phrase() -> impl Strategy<Value = String> {
+    let turns = (prop::sample::select(vec!["dqrvz1", "kstuwx"]), 2usize..6);
+    let sides = (prop::sample::select(vec!["p'!.03", "bcefy2"]), 2usize..9);
+    (prop_oneof![turns, sides], any::<u64>()).prop_map(|((letters, n), bits)| {
+        let letters = letters.as_bytes();
+        (0..n).map(|i| letters[(bits >> (3 * i)) as usize % letters.len()] as char).collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn random_problems_with_phrases_that_stay_in_their_row_get_valid_games(
+        p in arb_problem(),
+        phrases in prop::collection::vec(arb_row_phrase(), 1..5),
+        official in any::<bool>(),
+    ) {
+        // Mixed with the official phrases (which all move down) half of the time.
+        let mut texts = phrases;
+        if official {
+            texts.extend((0..3).map(|i| Phrases::official().name(i).to_string()));
+        }
+        let settings = Settings { phrases: Phrases::new(texts).unwrap(), ..Settings::default() };
+        let solver = Solver::new(&p, &settings).unwrap();
+        let game = solver.play(7, 0, 2, &mut Budget::unlimited());
+        let v = score(&p, 7, &game.text, &settings.phrases);
+        prop_assert_eq!(&v, &game.scorecard);
+        prop_assert_eq!(v.error, None, "{}", game.text);
+        prop_assert!(v.end_state != EndState::InProgress, "{:?}", v);
+    }
+}
+
 /// Calls `test` with problem `n` cut to its first `units` units, the default settings, a solver,
 /// the problem's first seed and that seed's plan at `width` under the first set of weights.
 fn with_plan(n: usize, units: usize, width: usize, test: impl FnOnce(&Problem, &Settings, &Solver<'_>, u32, &Plan)) {
