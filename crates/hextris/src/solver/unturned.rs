@@ -131,7 +131,7 @@ impl Turnless {
         let fresh: Vec<bool> = self.spellable.iter().map(|&i| !used[i]).collect();
         let auto = &self.auto;
         let start = tail.iter().fold(0, |s, &b| auto.step(s, b.to_ascii_lowercase()));
-        let mut search = Search::new(rules, board, unit, target, (auto, &self.texts, bonus), &fresh);
+        let mut search = Search::new(self, (rules, board, unit, target), bonus, &fresh);
         search.solve_all();
         search.spell_out(start)
     }
@@ -244,13 +244,11 @@ impl Turnless {
         if !Turnless::takes(rules, unit) {
             return None;
         }
+        // No first uses: the bonus is added to the points the game has made before.
         let fresh = vec![false; self.texts.len()];
-        let mut search = Search::new(rules, board, unit, target, (&self.auto, &self.texts, bonus), &fresh);
+        let mut search = Search::new(self, (rules, board, unit, target), bonus, &fresh);
         search.solve_all();
-        let spawn = unit.spawn;
-        let values = (0..self.auto.states())
-            .map(|s| search.value[search.at(i32::from(spawn.x), i32::from(spawn.y), ENTERED, s, 0)].max(0))
-            .collect();
+        let values = (0..self.auto.states()).map(|s| search.at_spawn(s).max(0)).collect();
         Some(values)
     }
 }
@@ -298,18 +296,20 @@ impl Walks {
 
 /// The longest-path search of [`Turnless::spell`].
 struct Search<'a> {
+    turnless: &'a Turnless,
     rules: &'a Rules,
     board: &'a Board,
     unit: &'a Unit,
     target: Pos,
-    auto: &'a Automaton,
-    texts: &'a [Vec<u8>],
     /// What the next unit earns after a text that leaves the automaton in each state (empty:
     /// nothing known).
     bonus: &'a [i64],
-    fresh: &'a [bool],
-    /// Columns `x0..x0 + cols`, rows `y0..=target.y`.
-    x0: i32,
+    /// Per mask of phrases (bit `p`: the `p`th text) the mask of those not used yet in the
+    /// game, packed: the `i`th phrase not used yet is bit `i` (used phrases earn no first use).
+    packed: Vec<u32>,
+    /// Masks of phrases first used by the text, packed as in `packed`: `1 << fresh`.
+    firsts: usize,
+    /// Columns `0..cols`, rows `y0..=target.y`.
     cols: usize,
     y0: i32,
     /// Per state: the most points from there to the lock (`i64::MIN`: the lock cannot be
@@ -321,29 +321,40 @@ struct Search<'a> {
 /// What a move to the lock is marked as in [`Search::how`].
 const LOCK: u8 = 4;
 
+/// Where a move of [`Search`] leads: nowhere useful, the lock, or the first state of a place
+/// and run.
+#[derive(Clone, Copy)]
+enum Leads {
+    Nowhere,
+    Lock,
+    To(usize),
+}
+
 impl<'a> Search<'a> {
     fn new(
-        rules: &'a Rules,
-        board: &'a Board,
-        unit: &'a Unit,
-        target: Pos,
-        (auto, texts, bonus): (&'a Automaton, &'a [Vec<u8>], &'a [i64]),
-        fresh: &'a [bool],
+        turnless: &'a Turnless,
+        (rules, board, unit, target): (&'a Rules, &'a Board, &'a Unit, Pos),
+        bonus: &'a [i64],
+        fresh: &[bool],
     ) -> Search<'a> {
         // A unit that cannot turn is one cell at its pivot: the pivot stays on the board.
-        let (x0, cols, y0) = (0, rules.width, i32::from(unit.spawn.y));
+        let (cols, y0) = (rules.width, i32::from(unit.spawn.y));
         let rows = (i32::from(target.y) - y0 + 1).max(0) as usize;
-        let n = (rows * cols * RUNS * auto.states()) << texts.len();
+        let k = turnless.texts.len();
+        let fresh: Vec<usize> = (0..k).filter(|&p| fresh[p]).collect();
+        let pack = |mask: usize| fresh.iter().enumerate().fold(0, |c, (b, &p)| c | ((mask >> p & 1) << b) as u32);
+        let packed = (0..1 << k).map(pack).collect();
+        let firsts = 1usize << fresh.len();
+        let n = rows * cols * RUNS * turnless.auto.states() * firsts;
         Search {
+            turnless,
             rules,
             board,
             unit,
             target,
-            auto,
-            texts,
             bonus,
-            fresh,
-            x0,
+            packed,
+            firsts,
             cols,
             y0,
             value: vec![i64::MIN; n],
@@ -351,119 +362,130 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The index of a state.
-    fn at(&self, x: i32, y: i32, run: usize, s: usize, first: usize) -> usize {
-        let cell = (y - self.y0) as usize * self.cols + (x - self.x0) as usize;
-        (((cell * RUNS + run) * self.auto.states() + s) << self.texts.len()) + first
+    /// The index of the first state of a place and run (automaton state 0, no phrase first used).
+    fn base(&self, x: i32, y: i32, run: usize) -> usize {
+        let cell = (y - self.y0) as usize * self.cols + x as usize;
+        (cell * RUNS + run) * self.turnless.auto.states() * self.firsts
     }
 
     /// Whether the unit fits with its pivot at column `x`, row `y` (within the search's box).
     fn fits(&self, x: i32, y: i32) -> bool {
-        let inside = x >= self.x0 && x < self.x0 + self.cols as i32 && y >= self.y0 && y <= i32::from(self.target.y);
+        let inside = x >= 0 && x < self.cols as i32 && y >= self.y0 && y <= i32::from(self.target.y);
         inside && self.rules.fits(self.board, self.unit, Pos::new(x, y, 0))
     }
 
-    /// The points of spelling `byte` in automaton state `s` with phrases `first` used first
-    /// by this text: the next state, the points and the phrases used first after it.
-    fn letter(&self, s: usize, first: usize, byte: u8) -> (usize, i64, usize) {
-        let to = self.auto.step(s, byte);
-        let (mut points, mut now) = (0, first);
-        for p in self.auto.ends_at(to) {
-            points += 2 * self.texts[p].len() as i64;
-            if self.fresh[p] && now >> p & 1 == 0 {
-                points += PHRASE_BONUS;
-                now |= 1 << p;
-            }
+    /// Where move `m` of [`MOVES`] leads from column `x`, row `y`, on a run `run`.
+    fn leads(&self, x: i32, y: i32, run: usize, m: usize) -> Leads {
+        let cmd = MOVES[m];
+        // Coming back along the row would repeat a position.
+        if turns_back(cmd, run) {
+            return Leads::Nowhere;
         }
-        (to, points, now)
+        let here = Pos::new(x, y, 0);
+        let to = here.step(cmd, 1);
+        let (tx, ty) = (i32::from(to.x), i32::from(to.y));
+        if !self.rules.fits(self.board, self.unit, to) {
+            return if here == self.target { Leads::Lock } else { Leads::Nowhere };
+        }
+        if !self.fits(tx, ty) {
+            return Leads::Nowhere; // below the target's row: no way back up to it
+        }
+        Leads::To(self.base(tx, ty, [WEST, EAST, ENTERED, ENTERED][m]))
     }
 
     /// Solves every state.
     fn solve_all(&mut self) {
-        let (states, firsts) = (self.auto.states(), 1usize << self.texts.len());
-        let (left, right) = (self.x0, self.x0 + self.cols as i32 - 1);
+        let (states, firsts) = (self.turnless.auto.states(), self.firsts);
+        let mut best = vec![(i64::MIN, (0u8, 0u8)); states * firsts];
         for y in (self.y0..=i32::from(self.target.y)).rev() {
             // Runs east depend on the column east of them, runs west on the one west; an entry
             // on both and on the row below.
-            let order = [(EAST, (left..=right).rev().collect::<Vec<_>>()), (WEST, (left..=right).collect())];
-            for (run, xs) in order.iter().chain([(ENTERED, (left..=right).collect())].iter()) {
-                for &x in xs {
-                    if !self.fits(x, y) {
+            let east = (0..self.cols as i32).rev();
+            let order = east.map(|x| (EAST, x)).chain((0..self.cols as i32).map(|x| (WEST, x)));
+            let order: Vec<(usize, i32)> = order.chain((0..self.cols as i32).map(|x| (ENTERED, x))).collect();
+            for (run, x) in order {
+                if !self.fits(x, y) {
+                    continue;
+                }
+                best.fill((i64::MIN, (0, 0)));
+                for m in 0..MOVES.len() {
+                    let leads = self.leads(x, y, run, m);
+                    if !matches!(leads, Leads::Nowhere) {
+                        self.best_by(leads, m, &mut best);
+                    }
+                }
+                let base = self.base(x, y, run);
+                for (i, &(v, how)) in best.iter().enumerate() {
+                    (self.value[base + i], self.how[base + i]) = (v, how);
+                }
+            }
+        }
+    }
+
+    /// Improves `best` (per automaton state and phrases first used, as in [`Search::value`]
+    /// from a place's first state) with move `m`, which `leads` somewhere.
+    fn best_by(&self, leads: Leads, m: usize, best: &mut [(i64, (u8, u8))]) {
+        let t = self.turnless;
+        let (first_step, letters) = t.step_at[m];
+        let firsts = self.firsts;
+        let how = if matches!(leads, Leads::Lock) { LOCK } else { m as u8 };
+        // Hot loop: every automaton state, every letter worth trying, every mask of phrases
+        // first used.
+        for s in 0..t.auto.states() {
+            let row = &mut best[s * firsts..(s + 1) * firsts];
+            for &(ns, points, ends, byte) in &t.steps[first_step + s * letters..first_step + (s + 1) * letters] {
+                let ends = self.packed[ends as usize] as usize;
+                let ns = usize::from(ns);
+                let rest: &[i64] = match leads {
+                    // After the lock, only the automaton's state matters (to the next unit).
+                    Leads::Lock => std::slice::from_ref(self.bonus.get(ns).unwrap_or(&0)),
+                    Leads::To(to) => &self.value[to + ns * firsts..to + (ns + 1) * firsts],
+                    Leads::Nowhere => return,
+                };
+                for (f, b) in row.iter_mut().enumerate() {
+                    let new = ends & !f;
+                    let r = rest[if rest.len() == 1 { 0 } else { f | new }];
+                    if r == i64::MIN {
                         continue;
                     }
-                    for s in 0..states {
-                        for first in 0..firsts {
-                            self.solve(x, y, *run, s, first);
-                        }
+                    let total = r + i64::from(points) + PHRASE_BONUS * i64::from(new.count_ones());
+                    if total > b.0 {
+                        *b = (total, (how, byte));
                     }
                 }
             }
         }
     }
 
-    /// The best way on from one state, from the states it leads to (already solved).
-    fn solve(&mut self, x: i32, y: i32, run: usize, s: usize, first: usize) {
-        let mut best = (i64::MIN, (0u8, 0u8));
-        let here = Pos::new(x, y, 0);
-        for (m, &cmd) in MOVES.iter().enumerate() {
-            // Coming back along the row would repeat a position.
-            if turns_back(cmd, run) {
-                continue;
-            }
-            let to = here.step(cmd, 1);
-            let (tx, ty) = (i32::from(to.x), i32::from(to.y));
-            let lock = !self.rules.fits(self.board, self.unit, to);
-            if lock && here != self.target {
-                continue;
-            }
-            if !lock && !self.fits(tx, ty) {
-                continue; // below the target's row: no way back up to it
-            }
-            let next_run = match cmd {
-                Command::E => EAST,
-                Command::W => WEST,
-                _ => ENTERED,
-            };
-            for byte in cmd.chars().bytes() {
-                let (ns, points, nf) = self.letter(s, first, byte);
-                let rest = if lock {
-                    self.bonus.get(ns).copied().unwrap_or(0)
-                } else {
-                    self.value[self.at(tx, ty, next_run, ns, nf)]
-                };
-                if rest != i64::MIN && points + rest > best.0 {
-                    best = (points + rest, (if lock { LOCK } else { m as u8 }, byte));
-                }
-            }
-        }
-        let i = self.at(x, y, run, s, first);
-        (self.value[i], self.how[i]) = best;
+    /// The most points from the spawn, the automaton in state `s` (`i64::MIN`: the target
+    /// cannot be reached).
+    fn at_spawn(&self, s: usize) -> i64 {
+        let spawn = self.unit.spawn;
+        self.value[self.base(i32::from(spawn.x), i32::from(spawn.y), ENTERED) + s * self.firsts]
     }
 
     /// The text of the best walk from the spawn, the automaton in state `s` (`None` if the
     /// target cannot be reached).
     fn spell_out(&self, mut s: usize) -> Option<Vec<u8>> {
-        let (mut x, mut y) = (i32::from(self.unit.spawn.x), i32::from(self.unit.spawn.y));
-        if self.value[self.at(x, y, ENTERED, s, 0)] == i64::MIN {
+        if self.at_spawn(s) == i64::MIN {
             return None;
         }
+        let (mut x, mut y) = (i32::from(self.unit.spawn.x), i32::from(self.unit.spawn.y));
         let (mut run, mut first) = (ENTERED, 0);
+        let auto = &self.turnless.auto;
         let mut text = Vec::new();
         loop {
-            let (m, byte) = self.how[self.at(x, y, run, s, first)];
+            let (m, byte) = self.how[self.base(x, y, run) + s * self.firsts + first];
             text.push(byte);
             if m == LOCK {
                 return Some(text);
             }
             let cmd = MOVES[usize::from(m)];
             let to = Pos::new(x, y, 0).step(cmd, 1);
-            let (ns, _, nf) = self.letter(s, first, byte);
-            run = match cmd {
-                Command::E => EAST,
-                Command::W => WEST,
-                _ => ENTERED,
-            };
-            (x, y, s, first) = (i32::from(to.x), i32::from(to.y), ns, nf);
+            s = auto.step(s, byte);
+            first |= self.packed[auto.ends[s] as usize] as usize;
+            run = [WEST, EAST, ENTERED, ENTERED][usize::from(m)];
+            (x, y) = (i32::from(to.x), i32::from(to.y));
         }
     }
 }
