@@ -147,7 +147,8 @@ pub fn solve(
     threads: usize,
     mut on_round: impl FnMut(&Round),
 ) -> Result<Vec<Game>, EngineError> {
-    let solver = Solver::new(problem, settings)?;
+    let seconds = budget.time_left().map(|t| t.as_secs_f64());
+    let solver = Solver::timed(problem, settings, seconds, threads)?;
     let mut exact = Exacts::new(&solver);
     let search = Search {
         solver: &solver,

@@ -19,10 +19,11 @@
 //! * `game`: a solved [`Game`], and the same game with its plan ([`Grown`]);
 //! * `setup`: the [`Settings`] and a problem prepared for solving ([`Solver`]);
 //! * `speller`: one unit's text from its spawn to its lock, spelling all it can;
+//! * `sweep`: the exact best text of a unit over walks that cross each row one way;
 //! * `unturned`: the exact best text of a unit that cannot turn;
 //! * `bridge`: phrases that cross a lock, split between two or three units;
 //! * `walk`: where a phrase's commands take a unit, worked out once per phrase;
-//! * `automaton`: the phrases' automaton (Aho–Corasick), for `exact` and `unturned`;
+//! * `automaton`: the phrases' automaton (Aho–Corasick), for `exact`, `sweep` and `unturned`;
 //! * [`beam`]: the beam search over lock positions ([`beam::Plan`]);
 //! * [`features`]: the position evaluation and its [`Weights`].
 
@@ -43,6 +44,7 @@ mod setup;
 mod single_cells;
 mod spell;
 mod speller;
+mod sweep;
 pub mod tune;
 mod unturned;
 mod walk;

@@ -4,11 +4,14 @@
 //! The solver's other work is done by methods of [`Solver`] in the modules that hold it:
 //! spelling plans (`spell`), reworking games (`rework`) and grafting phrases (`graft`).
 
+use std::sync::Arc;
+
 use tessera_core::runtime::Budget;
 
 use super::beam::{self, Plan};
 use super::features::{Portfolio, Weights};
 use super::speller::Speller;
+use super::sweep::{DEFAULT_WORK, Tally, work_for};
 use crate::engine::{Board, EngineError, Reach, Rules, State};
 use crate::phrase::Phrases;
 use crate::problem::Problem;
@@ -38,6 +41,10 @@ pub struct Solver<'p> {
     pub(super) rules: Rules,
     pub(super) rates: Vec<f64>,
     pub(super) settings: Settings,
+    /// Per unit: most steps of its sweeping search (see the module `sweep`; 0: none), and how
+    /// often it was tried and won, over every game of the solve.
+    pub(super) sweep_work: Vec<usize>,
+    pub(super) tally: Arc<Tally>,
 }
 
 impl<'p> Solver<'p> {
@@ -45,10 +52,40 @@ impl<'p> Solver<'p> {
     /// (see [`Phrases::revisiting`](crate::phrase::Phrases::revisiting)): no unit spells one in
     /// its fall, and looking for them across locks cost more than it won on a random set.
     pub fn new(problem: &'p Problem, settings: &Settings) -> Result<Solver<'p>, EngineError> {
+        Solver::with_sweep_work(problem, settings, DEFAULT_WORK, 1)
+    }
+
+    /// [`Solver::new`] for a solve of `seconds` (`None`: no time limit) on `threads` threads:
+    /// the sweeping search gets a share of each unit's time (see [`work_for`]).
+    pub(crate) fn timed(
+        problem: &'p Problem,
+        settings: &Settings,
+        seconds: Option<f64>,
+        threads: usize,
+    ) -> Result<Solver<'p>, EngineError> {
+        let units = problem.source_seeds.len() * problem.source_length;
+        Solver::with_sweep_work(problem, settings, work_for(seconds, threads, units), threads)
+    }
+
+    /// A solver whose units get sweeping searches of at most `work` steps (while they pay,
+    /// see [`Tally`]).
+    fn with_sweep_work(
+        problem: &'p Problem,
+        settings: &Settings,
+        work: usize,
+        threads: usize,
+    ) -> Result<Solver<'p>, EngineError> {
         let rules = Rules::new(problem)?;
         let settings = Settings { phrases: settings.phrases.without_revisiting(), ..settings.clone() };
-        let rates = unit_rates(&rules, &settings.phrases);
-        Ok(Solver { problem, rules, rates, settings })
+        let sweep_work = vec![work; rules.units.len()];
+        let rates = unit_rates(&rules, &settings.phrases, &sweep_work);
+        let tally = Arc::new(Tally::new(rules.units.len(), threads));
+        Ok(Solver { problem, rules, rates, settings, sweep_work, tally })
+    }
+
+    /// A speller for the solver's phrases.
+    pub(crate) fn speller(&self) -> Speller {
+        Speller::new(&self.settings.phrases).sweeping(&self.rules.units, &self.sweep_work).tallied(&self.tally)
     }
 
     /// The expected phrase points per row of each unit.
@@ -82,11 +119,11 @@ impl<'p> Solver<'p> {
 
 /// The phrase points each unit spells per row on the way down an empty board of the problem's
 /// size (every phrase already used, so no first-use bonus): what the planner expects a row moved
-/// down to be worth.
+/// down to be worth. `sweep_work`: per unit, as [`Speller::sweeping`] takes it.
 #[must_use]
-pub(crate) fn unit_rates(rules: &Rules, phrases: &Phrases) -> Vec<f64> {
+pub(crate) fn unit_rates(rules: &Rules, phrases: &Phrases, sweep_work: &[usize]) -> Vec<f64> {
     let board = Board::empty(rules.width, rules.height);
-    let mut speller = Speller::new(phrases);
+    let mut speller = Speller::new(phrases).sweeping(&rules.units, sweep_work);
     let used = vec![true; phrases.len()];
     rules
         .units

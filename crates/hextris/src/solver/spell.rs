@@ -138,7 +138,7 @@ impl Solver<'_> {
     ) -> Spelled {
         let source = self.problem.source(seed);
         let phrases = &self.settings.phrases;
-        let mut speller = Speller::new(phrases);
+        let mut speller = self.speller();
         let mut used = vec![false; phrases.len()];
         let mut state = State::new(self.problem);
         let mut text = Vec::new();
@@ -250,7 +250,7 @@ impl Solver<'_> {
             locks.len(),
             threads,
             &Budget::unlimited(),
-            || Speller::new(&self.settings.phrases),
+            || self.speller(),
             |speller, i, _| {
                 let (k, at, board) = (first + i, locks[i], &boards[i]);
                 let unit = &self.rules.units[source[k]];

@@ -32,8 +32,11 @@
 
 use std::cmp::Reverse;
 use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Instant;
 
 use super::bridge::{Bridge, Carry, free_path};
+use super::sweep::{DEFAULT_WORK, Sweep, Tally};
 use super::unturned::Turnless;
 use super::walk::{Route, RowWalks, TURNS, Walk, walk};
 use crate::command::Command;
@@ -293,12 +296,21 @@ pub struct Speller {
     /// The exact search's view of the phrases, for units that cannot turn (`None`: too many
     /// phrases without a turn).
     turnless: Option<Turnless>,
+    /// The exact search over sweeping walks (`None`: no phrases, or too many); the most steps
+    /// it may take for one unit, and per unit (by its address) if given.
+    sweep: Option<Sweep>,
+    sweep_work: usize,
+    sweep_units: Vec<(usize, usize)>,
+    /// Whether each unit's sweeping search pays, shared by the spellers of a solve (by the
+    /// unit's index in `sweep_units`).
+    tally: Option<Arc<Tally>>,
 }
 
 impl Speller {
     /// A speller for `phrases`.
     pub fn new(phrases: &Phrases) -> Speller {
         let turnless = Turnless::of(phrases);
+        let sweep = Sweep::of(phrases);
         let mut phrases: Vec<Phrase> = (0..phrases.len())
             .map(|i| {
                 let commands = phrases.commands(i);
@@ -337,6 +349,38 @@ impl Speller {
             tail: Vec::new(),
             bonus: Vec::new(),
             turnless,
+            sweep,
+            sweep_work: DEFAULT_WORK,
+            sweep_units: Vec::new(),
+            tally: None,
+        }
+    }
+
+    /// The same speller, its sweeping search (see the module `sweep`) kept to `work[u]` steps
+    /// for unit `units[u]` (0: never) and not used for other units.
+    #[must_use]
+    pub(crate) fn sweeping(mut self, units: &[Unit], work: &[usize]) -> Speller {
+        self.sweep_units = units.iter().zip(work).map(|(u, &w)| (std::ptr::from_ref(u) as usize, w)).collect();
+        self.sweep_work = 0;
+        self
+    }
+
+    /// The same speller, its sweeping searches counted in `tally` (by the index of the unit
+    /// given to [`Speller::sweeping`]) and left out where they seldom win.
+    #[must_use]
+    pub(crate) fn tallied(mut self, tally: &Arc<Tally>) -> Speller {
+        self.tally = Some(Arc::clone(tally));
+        self
+    }
+
+    /// The most steps the sweeping search may take for `unit` (0: none), and the unit's index
+    /// among those given to [`Speller::sweeping`].
+    fn sweep_work(&self, unit: &Unit) -> (usize, Option<usize>) {
+        let at = std::ptr::from_ref(unit) as usize;
+        match self.sweep_units.iter().position(|&(u, _)| u == at) {
+            Some(i) if self.tally.as_ref().is_some_and(|t| !t.worth(i)) => (0, Some(i)),
+            Some(i) => (self.sweep_units[i].1, Some(i)),
+            None => (self.sweep_work, None),
         }
     }
 
@@ -395,6 +439,42 @@ impl Speller {
         {
             return (text, None);
         }
+        let general = self.spell_general(rules, board, unit, target, used, carry.clone(), bridges);
+        // From the spawn with nothing carried over, the best sweeping walk (see the module
+        // `sweep`) if it earns more than the general search's text (and that offers no bridge).
+        let (work, index) = self.sweep_work(unit);
+        if general.1.is_none()
+            && carry.text.is_empty()
+            && carry.at == unit.spawn
+            && work > 0
+            && let Some(sweep) = &self.sweep
+        {
+            let started = Instant::now();
+            let swept = sweep.spell((rules, board, unit, target), &self.tail, used, work);
+            let won = swept.as_ref().is_some_and(|s| s.1 > sweep.value(&self.tail, &general.0, used));
+            if let (Some(tally), Some(i)) = (&self.tally, index) {
+                tally.record(i, won, started.elapsed());
+            }
+            if let Some((text, _)) = swept.filter(|_| won) {
+                return (text, None);
+            }
+        }
+        general
+    }
+
+    /// [`Speller::spell_with`] by the general search: the best path over the unit's positions,
+    /// phrases and the moves between them as steps.
+    #[allow(clippy::too_many_arguments)]
+    fn spell_general(
+        &mut self,
+        rules: &Rules,
+        board: &Board,
+        unit: &Unit,
+        target: Pos,
+        used: &[bool],
+        carry: Carry,
+        bridges: &[Bridge],
+    ) -> (Vec<u8>, Option<usize>) {
         let reach = Reach::new(rules, board, unit);
         // The last pivot row where no turn of the unit reaches a filled row.
         let reach_down = (0..unit.period).flat_map(|r| [0, 1].map(|parity| unit.orient(r, parity).max_dy)).max();
