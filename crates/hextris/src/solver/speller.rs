@@ -439,7 +439,7 @@ impl Speller {
         {
             return (text, None);
         }
-        let general = self.spell_general(rules, board, unit, target, used, carry.clone(), bridges);
+        let general = self.spell_general((rules, board, unit, target), used, carry.clone(), bridges);
         // From the spawn with nothing carried over, the best sweeping walk (see the module
         // `sweep`) if it earns more than the general search's text (and that offers no bridge).
         let (work, index) = self.sweep_work(unit);
@@ -464,13 +464,9 @@ impl Speller {
 
     /// [`Speller::spell_with`] by the general search: the best path over the unit's positions,
     /// phrases and the moves between them as steps.
-    #[allow(clippy::too_many_arguments)]
     fn spell_general(
         &mut self,
-        rules: &Rules,
-        board: &Board,
-        unit: &Unit,
-        target: Pos,
+        (rules, board, unit, target): (&Rules, &Board, &Unit, Pos),
         used: &[bool],
         carry: Carry,
         bridges: &[Bridge],
