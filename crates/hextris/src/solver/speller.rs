@@ -439,15 +439,15 @@ impl Speller {
         {
             return (text, None);
         }
-        let general = self.spell_general((rules, board, unit, target), used, carry.clone(), bridges);
+        let from_spawn = carry.text.is_empty() && carry.at == unit.spawn;
+        let general = self.spell_general((rules, board, unit, target), used, carry, bridges);
         // From the spawn with nothing carried over, the best sweeping walk (see the module
         // `sweep`) if it earns more than the general search's text (and that offers no bridge).
-        let (work, index) = self.sweep_work(unit);
         if general.1.is_none()
-            && carry.text.is_empty()
-            && carry.at == unit.spawn
-            && work > 0
+            && from_spawn
             && let Some(sweep) = &self.sweep
+            && let (work, index) = self.sweep_work(unit)
+            && work > 0
         {
             let started = Instant::now();
             let swept = sweep.spell((rules, board, unit, target), &self.tail, used, work);
