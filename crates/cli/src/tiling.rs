@@ -303,6 +303,8 @@ fn solve(args: &SolveArgs) -> Result<ExitCode> {
         Err(e @ TilingError::TooBigForFast(..)) => return Err(with_engine_hint(&e)),
         built => built?,
     };
+    // Counts and enumerations take the search order predicted faster; --first needs none.
+    let tiler = if args.first { tiler } else { tiler.choose_order() };
     let threads = args.threads.get();
     let (outcome, sample, mismatch) = if args.all {
         list_all(args, &puzzle, &tiler, &budget)?

@@ -69,8 +69,11 @@ pub fn run_job(cfg: &EvalConfig, seed: u64) -> JobResult {
         seconds: 0.0,
         note: None,
     };
-    let made = planted(&cfg.spec, &format!("random-{seed}"), &mut Rng64::seed(seed))
-        .and_then(|p| Tiler::with_engine(&p.puzzle.problem, cfg.engine).map(|t| (p, t)).map_err(|e| e.to_string()));
+    let made = planted(&cfg.spec, &format!("random-{seed}"), &mut Rng64::seed(seed)).and_then(|p| {
+        Tiler::with_engine(&p.puzzle.problem, cfg.engine)
+            .map(|t| (p, if cfg.count { t.choose_order() } else { t }))
+            .map_err(|e| e.to_string())
+    });
     let (p, tiler) = match made {
         Ok(made) => made,
         Err(e) => {

@@ -93,6 +93,11 @@ pub(crate) trait Engine: Send + Sync {
     ) -> Option<(u128, Leaves, Outcome)> {
         None
     }
+    /// Takes, for enumerations, the search order predicted faster when the engine has more
+    /// than one; whether that is the most-constrained-first order.
+    fn choose_order(&mut self) -> bool {
+        false
+    }
     /// Finds one solution (plan placement indices). Engines may randomise their order from
     /// `seed`, after trying their natural order first if `natural_first`; the verdict is
     /// `Infeasible` only when a search ran to its end.

@@ -25,9 +25,14 @@
 //! one copy left that has the fewest, counted exactly (on pack-11-4 that took the tree from 7.3
 //! to 1.9 million nodes), and fills its first free cell if there is none. Work for threads and
 //! shards is split by this order's own first levels ([`Fast::prefixes_mrv`]).
+//!
+//! Which order a count takes by default is decided before it starts, from random paths through
+//! both trees (Knuth's estimator, see [`Estimate`]): this order where it is predicted to be
+//! several times faster.
 
 use std::ops::{BitAnd, BitOr, BitXor, ControlFlow, Not};
 
+use tessera_core::rng::Rng64;
 use tessera_core::runtime::{Budget, Outcome, POLL_INTERVAL, Stop, StopReason};
 
 use crate::bits::CellBits;
@@ -106,6 +111,47 @@ enum Pick {
     /// The placements of this type.
     Type(u8),
 }
+
+/// What random paths from the root say of a search tree (Knuth's estimator: each path's nodes
+/// weighted by the product of the branching factors above them; the mean is unbiased, though a
+/// tree whose work hides in rare deep subtrees is mostly underestimated by few paths).
+///
+/// [`Fast::prefers_constrained`] compares the first-cell search's predicted nodes with this
+/// order's predicted candidates scanned, each at its typical cost. The first-cell estimate
+/// knows its pockets but not its dead states, subtree counts or filters of the last pieces, so
+/// it overstates that search, most where pieces have copies; the margin asks for a clear win.
+/// Made and tuned on development packings (`scripts/random-xmpuzzle pack` seeds 1, 2, 7, 11,
+/// 13 and 21, and BurrTools' examples): with 300 paths, this order ran faster where first-cell
+/// nodes were 0.2 scans or more (0.32 on pack-7-6, 0.23 on pack-13-6, 5 to 7 times faster),
+/// and none of the packings it runs slower came above 0.10.
+#[derive(Clone, Copy, Debug, Default)]
+struct Estimate {
+    /// Nodes, and candidates scanned (a node of this order scans its parent's list).
+    nodes: f64,
+    scans: f64,
+    /// Paths taken, and the candidates they scanned (what the estimate cost).
+    paths: u32,
+    work: u64,
+}
+
+/// Paths of the first look at the first-cell tree, which says whether the puzzle is big enough
+/// to estimate further.
+const FIRST_PATHS: u32 = 64;
+/// First-cell trees predicted smaller than this are searched first-cell without more ado (a few
+/// milliseconds).
+const TINY_NODES: f64 = 2e4;
+/// A first-cell node's typical cost, and a candidate scanned in this order (nanoseconds;
+/// measured on the development packings: 0.1 to 0.6 µs a node, 6 to 12 ns a candidate).
+const FAST_NODE_NS: f64 = 150.0;
+const SCAN_NS: f64 = 8.0;
+/// The part of the first-cell search's predicted time the estimates may take (fewer paths
+/// left pack-13-6's ratio at 0.08 to 0.26), and their most candidates scanned (about 40 ms).
+const ESTIMATE_SHARE: f64 = 0.1;
+const MAX_ESTIMATE_SCANS: f64 = 5e6;
+/// How many times faster this order must be predicted to be.
+const MARGIN: f64 = 4.0;
+/// The estimates' random paths are drawn from this seed (and the next two).
+const ESTIMATE_SEED: u64 = 0x6d72_7600;
 
 /// One worker's search in the most-constrained-first order (see the module's text).
 pub(super) struct Mrv<'a, B> {
@@ -366,6 +412,65 @@ impl<'a, B: CellBits> Mrv<'a, B> {
         free.lowest().map(Pick::Cell)
     }
 
+    /// One random path from the root (Knuth's estimator), in this search's order or, with
+    /// `first_cell`, the first free cell's (a path there dies where the first-cell search's node
+    /// would: no candidate for the first free cell, a type with none left, a pocket no pieces
+    /// fill). Adds to `sum` the path's nodes (the sum over its depths of the product of the
+    /// branching factors above: an unbiased estimate of the tree's nodes), its candidates
+    /// scanned weighted likewise (this order's work), and the candidates it scanned itself.
+    fn probe(&mut self, first_cell: bool, root: &(B, Tally<B>, usize), rng: &mut Rng64, sum: &mut Estimate) {
+        let t = self.t;
+        let (mut occ, mut tally) = (root.0, root.1);
+        (self.top, self.used) = (root.2, 0);
+        self.cand.truncate(root.2);
+        self.counts[..t.counts.len()].copy_from_slice(&t.counts);
+        (0..t.counts.len()).for_each(|ty| self.recount(ty));
+        let (mut from, mut weight) = (0, 1.0);
+        sum.nodes += 1.0;
+        sum.scans += root.2 as f64;
+        loop {
+            let free = !occ;
+            let Some(low) = free.lowest() else { break };
+            let pick = if first_cell {
+                let dead = tally.cells.exactly(0, free).contains(low)
+                    || tally.types.exactly(0, self.one_left | self.more_left) != 0;
+                (!dead).then_some(Pick::Cell(low))
+            } else {
+                self.pick(free, from, &tally)
+            };
+            let Some(pick) = pick else { break };
+            let end = self.top;
+            let hit = |e: &&Entry<B>| match pick {
+                Pick::Cell(b) => e.mask.contains(b),
+                Pick::Type(ty) => e.ty == ty,
+            };
+            let hits = self.cand[from..end].iter().filter(hit).count();
+            let Some(&e) = self.cand[from..end].iter().filter(hit).nth(rng.below(hits as u64) as usize) else { break };
+            if first_cell && !t.pockets_ok(occ | e.mask, B::empty()) {
+                break;
+            }
+            let ty = usize::from(e.ty);
+            self.counts[ty] -= 1;
+            self.recount(ty);
+            let gone = if self.counts[ty] == 0 { e.ty } else { u8::MAX };
+            let mut child = Tally::default();
+            for q in from..end {
+                let p = self.cand[q];
+                let keep = ((p.mask & e.mask) == B::empty()) & (p.ty != gone);
+                child.add(&p, keep);
+                if keep {
+                    self.cand.push(p);
+                }
+            }
+            sum.work += 2 * (end - from) as u64;
+            weight *= hits as f64;
+            sum.nodes += weight;
+            sum.scans += weight * (self.cand.len() - end) as f64;
+            (from, self.top, tally, occ) = (end, self.cand.len(), child, occ | e.mask);
+        }
+        sum.paths += 1;
+    }
+
     /// A tiling: every cell covered.
     fn leaf(&mut self, visit: &mut Visit<'_>) -> ControlFlow<StopReason> {
         self.found += 1;
@@ -381,6 +486,45 @@ impl<B: CellBits> Fast<B> {
     pub(super) fn prefixes_mrv(&self, min: usize) -> Vec<Vec<u32>> {
         let mut search = Mrv::new(self, None, false);
         split(min, |p| search.branches(p))
+    }
+
+    /// Knuth's estimate of the search tree in this search's order or (`first_cell`) the first
+    /// free cell's, from random paths (drawn from `seed`) until they have scanned `work`
+    /// candidates or number `paths`.
+    fn estimate(&self, first_cell: bool, seed: u64, work: u64, paths: u32) -> Estimate {
+        let mut search = Mrv::new(self, None, false);
+        let mut rng = Rng64::seed(seed);
+        let (occ, tally) = search.set_up(&[]);
+        let root = (occ, tally, search.top);
+        let mut sum = Estimate::default();
+        while sum.work < work && sum.paths < paths {
+            search.probe(first_cell, &root, &mut rng, &mut sum);
+        }
+        let n = f64::from(sum.paths.max(1));
+        Estimate { nodes: sum.nodes / n, scans: sum.scans / n, ..sum }
+    }
+
+    /// Whether a count is predicted to run several times faster in the most-constrained-first
+    /// order than filling the first free cell (see [`Estimate`]): [`EngineKind::Auto`]'s
+    /// choice. The estimates scan candidates in proportion to the first-cell search's
+    /// predicted time (no clock: the choice is the same on every machine, as shards need).
+    ///
+    /// [`EngineKind::Auto`]: crate::tiler::EngineKind::Auto
+    pub(crate) fn prefers_constrained(&self) -> bool {
+        // Ranges of copies are searched first-cell anyway; with empty cells a path is a step a
+        // cell, and the order has no pruning for them.
+        if self.ranged || self.empty.is_some() {
+            return false;
+        }
+        let first = self.estimate(true, ESTIMATE_SEED, u64::MAX, FIRST_PATHS);
+        if first.nodes < TINY_NODES {
+            return false;
+        }
+        let fast_ns = first.nodes * FAST_NODE_NS;
+        let work = (fast_ns * ESTIMATE_SHARE / SCAN_NS).min(MAX_ESTIMATE_SCANS) as u64;
+        let first = self.estimate(true, ESTIMATE_SEED + 1, work / 2, u32::MAX);
+        let mrv = self.estimate(false, ESTIMATE_SEED + 2, work / 2, u32::MAX);
+        first.nodes * FAST_NODE_NS >= MARGIN * mrv.scans * SCAN_NS
     }
 
     /// [`Engine::run`](crate::tiler::engine::Engine::run) in the most-constrained-first order
@@ -410,7 +554,36 @@ impl<B: CellBits> Fast<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tessera_core::rng::Rng64;
+    use crate::bits::Bitboard;
+    use crate::tiler::plan::Plan;
+    use crate::tiler::problem::from_pictures;
+    use tessera_core::geometry::Lattice;
+
+    /// The mean of many random paths comes near the tree's true size: the nodes and candidates
+    /// scanned that a search without dead states goes through (tetrominoes in a 5x8 box with a
+    /// notch, so that dead ends abound).
+    #[test]
+    fn random_paths_estimate_the_tree_they_walk() {
+        let board = "########\n########\n########\n########\n####....";
+        let pieces = [
+            ('I', 2, true, "####"),
+            ('L', 2, true, "#.\n#.\n##"),
+            ('T', 2, true, "###\n.#."),
+            ('S', 3, true, ".##\n##."),
+        ];
+        let plan = Plan::new(&from_pictures(Lattice::Square, board, &pieces).unwrap());
+        let fast = Fast::<Bitboard>::new(&plan, &mut Budget::unlimited().worker()).unwrap();
+        let mut search = Mrv::new(&fast, None, false);
+        let flow = search.start(&[], &mut |_, _| ControlFlow::Continue(()), &mut Budget::unlimited());
+        assert!(flow.is_continue() && search.found > 0);
+        let truth = (search.nodes + search.found) as f64;
+        let estimate = fast.estimate(false, 7, u64::MAX, 20_000);
+        assert_eq!(estimate.paths, 20_000);
+        assert!((estimate.nodes / truth - 1.0).abs() < 0.1, "{} nodes estimated, {truth} walked", estimate.nodes);
+        // The same paths for the same seed: the choice is the same on every machine.
+        assert_eq!(fast.estimate(false, 7, u64::MAX, 500).nodes, fast.estimate(false, 7, u64::MAX, 500).nodes);
+        assert!(!fast.prefers_constrained(), "a tree of {truth} nodes is too small to estimate");
+    }
 
     /// The bit-sliced counters hold each item's count exactly below 8, and "8 or more" above.
     #[test]

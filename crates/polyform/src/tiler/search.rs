@@ -1087,6 +1087,11 @@ impl<B: CellBits> Engine for Fast<B> {
         }
     }
 
+    fn choose_order(&mut self) -> bool {
+        self.mrv = self.prefers_constrained();
+        self.mrv
+    }
+
     /// Paths meet the same state again mostly when pieces have identical copies (two copies
     /// swapped, or a region tiled by other copies of the same types): with one copy of every
     /// type, remembering live states saves little (a tenth on one-sided pentominoes in 5x18)
