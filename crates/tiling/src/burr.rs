@@ -153,7 +153,7 @@ pub fn assemblies(
     };
     let classes = |p: &Problem, keep_mirrors: bool| {
         let p = Problem { keep_mirrors, ..p.clone() };
-        let counts = Tiler::within(&p, engine, budget)?.count(threads, budget);
+        let counts = Tiler::within(&p, engine, budget)?.choose_order().count(threads, budget);
         Ok::<_, TilingError>((counts.distinct, counts.outcome))
     };
     // The classes under rotations: the distinct count itself when its group has none but them.

@@ -121,9 +121,10 @@ enum Pick {
 /// knows its pockets but not its dead states, subtree counts or filters of the last pieces, so
 /// it overstates that search, most where pieces have copies; the margin asks for a clear win.
 /// Made and tuned on development packings (`scripts/random-xmpuzzle pack` seeds 1, 2, 7, 11,
-/// 13 and 21, and BurrTools' examples): with 300 paths, this order ran faster where first-cell
-/// nodes were 0.2 scans or more (0.32 on pack-7-6, 0.23 on pack-13-6, 5 to 7 times faster),
-/// and none of the packings it runs slower came above 0.10.
+/// 13 and 21, BurrTools' examples, and seed 17 once it had been measured): this order ran 2.4
+/// to 6 times faster where first-cell nodes were 0.23 scans or more with 300 paths (0.32 on
+/// pack-7-6, 0.23 on pack-13-6); none of the packings it runs slower came above 0.10, and with
+/// the paths the choice takes, above 0.073. With 64 paths pack-7-6 came out at 0.175.
 #[derive(Clone, Copy, Debug, Default)]
 struct Estimate {
     /// Nodes, and candidates scanned (a node of this order scans its parent's list).
@@ -135,21 +136,28 @@ struct Estimate {
 }
 
 /// Paths of the first look at the first-cell tree, which says whether the puzzle is big enough
-/// to estimate further.
-const FIRST_PATHS: u32 = 64;
-/// First-cell trees predicted smaller than this are searched first-cell without more ado (a few
-/// milliseconds).
-const TINY_NODES: f64 = 2e4;
+/// to estimate further (64 cost a 5 ms count a fifth more; 16, 4%).
+const FIRST_PATHS: u32 = 16;
+/// First-cell trees predicted smaller than this are searched first-cell without more ado
+/// (about 10 ms).
+const TINY_NODES: f64 = 5e4;
 /// A first-cell node's typical cost, and a candidate scanned in this order (nanoseconds;
 /// measured on the development packings: 0.1 to 0.6 µs a node, 6 to 12 ns a candidate).
 const FAST_NODE_NS: f64 = 150.0;
 const SCAN_NS: f64 = 8.0;
-/// The part of the first-cell search's predicted time the estimates may take (fewer paths
-/// left pack-13-6's ratio at 0.08 to 0.26), and their most candidates scanned (about 40 ms).
+/// The part of the first-cell search's predicted time the estimates may take, and their most
+/// candidates scanned (about 40 ms); each order gets at least [`MIN_PATHS`] paths anyway
+/// (pack-1-3's ratio of first-cell nodes to scans came out 1.4 from 6 paths, 0.015 from 300;
+/// pack-13-6's 0.08 from 18).
 const ESTIMATE_SHARE: f64 = 0.1;
 const MAX_ESTIMATE_SCANS: f64 = 5e6;
-/// How many times faster this order must be predicted to be.
-const MARGIN: f64 = 4.0;
+const MIN_PATHS: u32 = 64;
+/// Most candidates one estimate scans, however few its paths (about 80 ms: puzzles of
+/// hundreds of pieces, whose paths are long, keep the first free cell).
+const MAX_ESTIMATE_WORK: u64 = 10_000_000;
+/// How many times faster this order must be predicted to be (first-cell nodes at least 0.133
+/// scans).
+const MARGIN: f64 = 2.5;
 /// The estimates' random paths are drawn from this seed (and the next two).
 const ESTIMATE_SEED: u64 = 0x6d72_7600;
 
@@ -489,15 +497,15 @@ impl<B: CellBits> Fast<B> {
     }
 
     /// Knuth's estimate of the search tree in this search's order or (`first_cell`) the first
-    /// free cell's, from random paths (drawn from `seed`) until they have scanned `work`
-    /// candidates or number `paths`.
+    /// free cell's, from random paths (drawn from `seed`): at least `paths` of them, and more
+    /// until they have scanned `work` candidates (but never past [`MAX_ESTIMATE_WORK`]).
     fn estimate(&self, first_cell: bool, seed: u64, work: u64, paths: u32) -> Estimate {
         let mut search = Mrv::new(self, None, false);
         let mut rng = Rng64::seed(seed);
         let (occ, tally) = search.set_up(&[]);
         let root = (occ, tally, search.top);
         let mut sum = Estimate::default();
-        while sum.work < work && sum.paths < paths {
+        while (sum.paths < paths || sum.work < work) && sum.work < MAX_ESTIMATE_WORK {
             search.probe(first_cell, &root, &mut rng, &mut sum);
         }
         let n = f64::from(sum.paths.max(1));
@@ -516,15 +524,16 @@ impl<B: CellBits> Fast<B> {
         if self.ranged || self.empty.is_some() {
             return false;
         }
-        let first = self.estimate(true, ESTIMATE_SEED, u64::MAX, FIRST_PATHS);
-        if first.nodes < TINY_NODES {
+        let first = self.estimate(true, ESTIMATE_SEED, 0, FIRST_PATHS);
+        if first.nodes < TINY_NODES || first.paths < FIRST_PATHS {
             return false;
         }
         let fast_ns = first.nodes * FAST_NODE_NS;
         let work = (fast_ns * ESTIMATE_SHARE / SCAN_NS).min(MAX_ESTIMATE_SCANS) as u64;
-        let first = self.estimate(true, ESTIMATE_SEED + 1, work / 2, u32::MAX);
-        let mrv = self.estimate(false, ESTIMATE_SEED + 2, work / 2, u32::MAX);
-        first.nodes * FAST_NODE_NS >= MARGIN * mrv.scans * SCAN_NS
+        let first = self.estimate(true, ESTIMATE_SEED + 1, work / 2, MIN_PATHS);
+        let mrv = self.estimate(false, ESTIMATE_SEED + 2, work / 2, MIN_PATHS);
+        // Too few paths (a huge tree whose paths are long) say too little.
+        first.paths.min(mrv.paths) >= MIN_PATHS && first.nodes * FAST_NODE_NS >= MARGIN * mrv.scans * SCAN_NS
     }
 
     /// [`Engine::run`](crate::tiler::engine::Engine::run) in the most-constrained-first order
@@ -577,11 +586,11 @@ mod tests {
         let flow = search.start(&[], &mut |_, _| ControlFlow::Continue(()), &mut Budget::unlimited());
         assert!(flow.is_continue() && search.found > 0);
         let truth = (search.nodes + search.found) as f64;
-        let estimate = fast.estimate(false, 7, u64::MAX, 20_000);
-        assert_eq!(estimate.paths, 20_000);
+        let estimate = fast.estimate(false, 7, 0, 5_000);
+        assert_eq!(estimate.paths, 5_000);
         assert!((estimate.nodes / truth - 1.0).abs() < 0.1, "{} nodes estimated, {truth} walked", estimate.nodes);
         // The same paths for the same seed: the choice is the same on every machine.
-        assert_eq!(fast.estimate(false, 7, u64::MAX, 500).nodes, fast.estimate(false, 7, u64::MAX, 500).nodes);
+        assert_eq!(fast.estimate(false, 7, 0, 500).nodes, fast.estimate(false, 7, 0, 500).nodes);
         assert!(!fast.prefers_constrained(), "a tree of {truth} nodes is too small to estimate");
     }
 

@@ -26,6 +26,7 @@ use std::time::Instant;
 
 use crate::bits::{Bitboard, CellBits, WideBits};
 use serde::Serialize;
+use tessera_core::geometry::Lattice;
 use tessera_core::rng::derive_seed;
 use tessera_core::runtime::{Budget, Outcome, Stop, StopReason, Verdict, portfolio, split_work};
 
@@ -49,9 +50,10 @@ const SHALLOW: u32 = 1024;
 #[serde(rename_all = "snake_case")]
 pub enum EngineKind {
     /// The fast bit-mask search when the board fits (bounding box of at most 4096 cells, at most
-    /// 64 piece types), dancing links otherwise; for counts and enumerations of bigger puzzles,
-    /// the fast engine's order (`fast` or `constrained`) that random paths through both trees
-    /// predict to be several times faster (they take about a tenth of the time they predict).
+    /// 64 piece types), dancing links otherwise; for counts and enumerations of bigger solids
+    /// (cubes or prisms in more than one layer), the fast engine's order (`fast` or
+    /// `constrained`) that random paths through both trees predict to be several times faster
+    /// (they take about a tenth of the time they predict).
     #[default]
     Auto,
     /// The fast bit-mask search.
@@ -249,7 +251,7 @@ impl Tiler {
     /// (see [`EngineKind::Auto`]; [`Tiler::engine`] then says which). A search for one tiling
     /// needs none of this: it fills the first free cell in either order.
     pub fn choose_order(mut self) -> Self {
-        if self.auto && self.kind == EngineKind::Fast && self.engine.choose_order() {
+        if self.auto && self.kind == EngineKind::Fast && solid(&self.plan) && self.engine.choose_order() {
             self.kind = EngineKind::Constrained;
         }
         self
@@ -756,6 +758,14 @@ impl Fixed {
             }
         })
     }
+}
+
+/// Whether the board is a solid of cubes or prisms (more than one layer), where the front that
+/// the first free cell walks is a whole cross-section and the other order may win; on flat
+/// boards the front is a line, and filling its first cell is hard to beat.
+fn solid(plan: &Plan) -> bool {
+    let z = plan.cells.iter().map(|c| c.z);
+    matches!(plan.lattice, Lattice::Cube | Lattice::Prism) && z.clone().min() != z.max()
 }
 
 /// The fast engine with the smallest cell-set representation that holds the board.
