@@ -149,7 +149,7 @@ const SCAN_NS: f64 = 8.0;
 /// candidates scanned (about 40 ms); each order gets at least [`MIN_PATHS`] paths anyway
 /// (pack-1-3's ratio of first-cell nodes to scans came out 1.4 from 6 paths, 0.015 from 300;
 /// pack-13-6's 0.08 from 18).
-const ESTIMATE_SHARE: f64 = 0.1;
+const ESTIMATE_SHARE: f64 = 0.05;
 const MAX_ESTIMATE_SCANS: f64 = 5e6;
 const MIN_PATHS: u32 = 64;
 /// Most candidates one estimate scans, however few its paths (about 80 ms: puzzles of
@@ -568,9 +568,9 @@ mod tests {
     use crate::tiler::problem::from_pictures;
     use tessera_core::geometry::Lattice;
 
-    /// The mean of many random paths comes near the tree's true size: the nodes and candidates
-    /// scanned that a search without dead states goes through (tetrominoes in a 5x8 box with a
-    /// notch, so that dead ends abound).
+    /// The mean of many random paths comes near the tree's true size: the nodes that a search
+    /// without dead states goes through (tetrominoes in a 5x8 box with a notch, so that dead
+    /// ends abound).
     #[test]
     fn random_paths_estimate_the_tree_they_walk() {
         let board = "########\n########\n########\n########\n####....";

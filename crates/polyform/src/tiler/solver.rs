@@ -53,7 +53,7 @@ pub enum EngineKind {
     /// 64 piece types), dancing links otherwise; for counts and enumerations of bigger solids
     /// (cubes or prisms in more than one layer), the fast engine's order (`fast` or
     /// `constrained`) that random paths through both trees predict to be several times faster
-    /// (they take about a tenth of the time they predict).
+    /// (they take a few percent of the time they predict).
     #[default]
     Auto,
     /// The fast bit-mask search.
