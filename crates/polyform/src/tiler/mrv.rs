@@ -112,6 +112,17 @@ enum Pick {
     Type(u8),
 }
 
+impl Pick {
+    /// Whether a node that branches on this takes candidate `e` as a branch.
+    #[inline(always)]
+    fn takes<B: CellBits>(self, e: &Entry<B>) -> bool {
+        match self {
+            Pick::Cell(b) => e.mask.contains(b),
+            Pick::Type(ty) => e.ty == ty,
+        }
+    }
+}
+
 /// What random paths from the root say of a search tree (Knuth's estimator: each path's nodes
 /// weighted by the product of the branching factors above them; the mean is unbiased, though a
 /// tree whose work hides in rare deep subtrees is mostly underestimated by few paths).
@@ -235,10 +246,7 @@ impl<'a, B: CellBits> Mrv<'a, B> {
             return None;
         }
         let Some(pick) = self.pick(free, 0, &tally) else { return Some(Vec::new()) };
-        let hits = self.cand[..self.top].iter().filter(|e| match pick {
-            Pick::Cell(b) => e.mask.contains(b),
-            Pick::Type(ty) => e.ty == ty,
-        });
+        let hits = self.cand[..self.top].iter().filter(|e| pick.takes(e));
         Some(hits.map(|e| e.i).collect())
     }
 
@@ -303,11 +311,7 @@ impl<'a, B: CellBits> Mrv<'a, B> {
         let base = self.branch.len();
         let end = self.top;
         for e in &self.cand[from..end] {
-            let hit = match pick {
-                Pick::Cell(b) => e.mask.contains(b),
-                Pick::Type(ty) => e.ty == ty,
-            };
-            if hit {
+            if pick.takes(e) {
                 self.branch.push(*e);
             }
         }
@@ -448,12 +452,9 @@ impl<'a, B: CellBits> Mrv<'a, B> {
             };
             let Some(pick) = pick else { break };
             let end = self.top;
-            let hit = |e: &&Entry<B>| match pick {
-                Pick::Cell(b) => e.mask.contains(b),
-                Pick::Type(ty) => e.ty == ty,
-            };
-            let hits = self.cand[from..end].iter().filter(hit).count();
-            let Some(&e) = self.cand[from..end].iter().filter(hit).nth(rng.below(hits as u64) as usize) else { break };
+            let hits = self.cand[from..end].iter().filter(|e| pick.takes(e)).count();
+            let k = rng.below(hits as u64) as usize;
+            let Some(&e) = self.cand[from..end].iter().filter(|e| pick.takes(e)).nth(k) else { break };
             if first_cell && !t.pockets_ok(occ | e.mask, B::empty()) {
                 break;
             }
